@@ -1,0 +1,16 @@
+# `make run` starts the product, `make test` runs the tests; both make .venv/ on first use.
+PYTHON ?= python3
+VENV := .venv
+STAMP := $(VENV)/.installed
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet -e '.[cv,test]'
+	touch $(STAMP)
+
+.PHONY: run test
+run: $(STAMP)
+	$(VENV)/bin/qwixx-table play
+
+test: $(STAMP)
+	$(VENV)/bin/python -m pytest

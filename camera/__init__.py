@@ -1,0 +1,1 @@
+"""Frame sources behind one interface: Raspberry Pi camera, USB webcam, video file, image folder, demo."""

@@ -1,0 +1,4 @@
+"""The rules of Qwixx: pure Python, no I/O."""
+from referee.errors import RuleError
+
+__all__ = ["RuleError"]

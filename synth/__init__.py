@@ -1,0 +1,1 @@
+"""Synthetic table scenes with exact ground truth, for tests, benchmarks and the demo recording."""

@@ -1,0 +1,33 @@
+"""The `qwixx-table` command."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> (module under web.commands, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="qwixx-table", description="A table assistant for the dice game Qwixx.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (module_name, help_text) in COMMANDS.items():
+        module = importlib.import_module(f"web.commands.{module_name}")
+        sub = subparsers.add_parser(name, help=help_text, description=help_text)
+        module.configure(sub)
+        sub.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
