@@ -1,0 +1,119 @@
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import Calibration, CalibrationError, DieColour, Exposure, default_path, find, to_lab
+
+
+def make_calibration(**changes) -> Calibration:
+    table = np.full((72, 128, 3), (40, 90, 30), np.uint8)
+    fields = dict(
+        resolution=(1280, 720),
+        die_size=26.0,
+        colours={
+            "white": DieColour((92.0, 0.5, 4.0), (2.0, 1.0, 1.5), -60.0),
+            "red": DieColour((45.0, 60.0, 40.0), (3.0, 4.0, 4.0), 45.0),
+        },
+        play_area=((100.0, 50.0), (1180.0, 50.0), (1180.0, 670.0), (100.0, 670.0)),
+        empty_table=Calibration.encode_image(table),
+        exposure=Exposure(12000, 2.5, (1.9, 1.6)),
+        created="2026-11-29T17:00:00+00:00",
+    )
+    fields.update(changes)
+    return Calibration(**fields)
+
+
+def test_save_and_load_give_the_same_calibration(tmp_path):
+    calibration = make_calibration()
+    path = tmp_path / "deeper" / "calibration.json"
+    calibration.save(path)
+    assert Calibration.load(path) == calibration
+    assert json.loads(path.read_text())["version"] == 1
+
+
+def test_empty_table_is_small_and_decodes_at_the_calibration_size():
+    table = np.random.default_rng(1).integers(0, 255, (720, 1280, 3), dtype=np.uint8)
+    calibration = make_calibration(empty_table=Calibration.encode_image(table))
+    assert len(calibration.empty_table) < 100_000
+    assert calibration.empty_table_image().shape == (720, 1280, 3)
+    assert make_calibration(empty_table=None).empty_table_image() is None
+
+
+def test_scaled_to_keeps_geometry_in_proportion():
+    scaled = make_calibration().scaled_to(640, 360)
+    assert scaled.resolution == (640, 360)
+    assert scaled.die_size == pytest.approx(13.0)
+    assert scaled.play_area[2] == pytest.approx((590.0, 335.0))
+    assert scaled.colours == make_calibration().colours
+    assert scaled.in_play_area((320, 180)) and not scaled.in_play_area((20, 20))
+    assert scaled.play_area_mask().shape == (360, 640)
+
+
+def test_scaled_to_another_aspect_ratio_is_refused_with_a_reason():
+    with pytest.raises(CalibrationError, match="aspect ratio"):
+        make_calibration().scaled_to(640, 480)
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{not json", "not JSON"),
+        ('{"format": "something else"}', "not a qwixx-table calibration"),
+        ('{"format": "qwixx-table calibration", "version": 99}', "version 99"),
+        ('{"format": "qwixx-table calibration", "version": 1, "resolution": [1280, 720]}', "missing field"),
+    ],
+)
+def test_damaged_files_get_a_clear_error_naming_the_file(tmp_path, content, message):
+    path = tmp_path / "calibration.json"
+    path.write_text(content)
+    with pytest.raises(CalibrationError, match=message) as error:
+        Calibration.load(path)
+    assert str(path) in str(error.value)
+
+
+def test_impossible_values_in_a_file_are_refused(tmp_path):
+    data = make_calibration().to_json()
+    data["die_size"] = -3
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="die size"):
+        Calibration.load(path)
+
+
+def test_missing_file_says_how_to_make_one(tmp_path):
+    with pytest.raises(CalibrationError, match="qwixx-table calibrate"):
+        Calibration.load(tmp_path / "nothing.json")
+
+
+def test_saving_over_an_old_file_replaces_it_whole(tmp_path):
+    path = tmp_path / "calibration.json"
+    make_calibration(die_size=20.0).save(path)
+    make_calibration(die_size=30.0).save(path)
+    assert Calibration.load(path).die_size == 30.0
+    assert [p.name for p in tmp_path.iterdir()] == ["calibration.json"]
+
+
+def test_default_path_follows_xdg_and_find_uses_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    assert default_path() == tmp_path / "qwixx-table" / "calibration.json"
+    assert find() is None
+    make_calibration().save(default_path())
+    assert find() == make_calibration()
+    with pytest.raises(CalibrationError):
+        find(tmp_path / "elsewhere.json")
+
+
+def test_exposure_becomes_picamera2_controls():
+    controls = Exposure(12000, 2.5, (1.9, 1.6)).as_controls()
+    assert controls == {
+        "AeEnable": False, "AwbEnable": False, "ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.9, 1.6)
+    }
+
+
+def test_to_lab_is_true_cielab():
+    white, black, red = to_lab(np.array([[[255, 255, 255], [0, 0, 0], [0, 0, 255]]], np.uint8))[0]
+    assert white == pytest.approx([100, 0, 0], abs=0.5)
+    assert black == pytest.approx([0, 0, 0], abs=0.5)
+    assert red == pytest.approx([53.2, 80.1, 67.2], abs=1.0)  # sRGB red, CIE D65
