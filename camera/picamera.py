@@ -1,0 +1,114 @@
+"""The Raspberry Pi camera through picamera2: the only module that imports it, and only when chosen.
+
+Frames are asked for as RGB888, which picamera2 lays out in OpenCV's BGR order (its default
+4-channel format would swap red and blue). Image and metadata come from one request. Auto exposure
+and white balance run for `settle_time` seconds, then `ExposureTime`, `AnalogueGain` and
+`ColourGains` are read from the metadata and fixed (`AeEnable`/`AwbEnable` off) so that the dice
+colours do not drift while people move about; a calibration's saved settings are applied instead
+when given. After a reopen the same settings are applied again.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from camera.sources import LiveSource, SourceError
+
+INSTALL_MESSAGE = (
+    "The Raspberry Pi camera needs picamera2, which this Python cannot import. On Raspberry Pi OS "
+    "(Bookworm or newer): `sudo apt install python3-picamera2`, then make the virtual environment "
+    "with `python3 -m venv --system-site-packages .venv` so that it sees Debian's picamera2 "
+    "(a pip install of picamera2 does not match the system's libcamera)."
+)
+LOCKED_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains")
+
+
+def _picamera2_class():
+    try:
+        from picamera2 import Picamera2
+    except ImportError as error:
+        raise SourceError(INSTALL_MESSAGE) from error
+    return Picamera2
+
+
+class PicameraSource(LiveSource):
+    def __init__(
+        self,
+        size: tuple[int, int] = (1280, 720),
+        fps: float = 30.0,
+        locked_controls: dict | None = None,
+        settle_time: float = 1.0,
+        camera_number: int = 0,
+        **kwargs,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.size = size
+        self.fps = fps
+        self.settle_time = settle_time
+        self.camera_number = camera_number
+        self.description = f"Pi camera {camera_number}"
+        # The exposure the frames are taken with once settled: the calibration's, or what auto found.
+        self.locked_controls: dict | None = dict(locked_controls) if locked_controls else None
+        _picamera2_class()  # fail now, with the install message, not in the capture thread
+
+    def _open_device(self):
+        camera = _picamera2_class()(self.camera_number)
+        try:
+            frame_time = int(1_000_000 / self.fps)
+            controls = self._supported(camera, {"FrameDurationLimits": (frame_time, frame_time)})
+            if self.locked_controls:
+                controls.update(self._supported(camera, self._lock(self.locked_controls)))
+            camera.configure(
+                camera.create_video_configuration(
+                    main={"size": tuple(self.size), "format": "RGB888"}, controls=controls
+                )
+            )
+            camera.start()
+            if not self.locked_controls:
+                self.locked_controls = self._settle(camera)
+                camera.set_controls(self._supported(camera, self._lock(self.locked_controls)))
+        except Exception:
+            camera.close()
+            raise
+        return camera
+
+    def _settle(self, camera) -> dict:
+        """Let auto exposure and white balance run, then take what they chose."""
+        deadline = time.monotonic() + self.settle_time
+        metadata: dict = {}
+        while True:
+            with camera.captured_request() as request:
+                metadata = request.get_metadata()
+            if time.monotonic() >= deadline:
+                break
+        missing = [name for name in ("ExposureTime", "AnalogueGain") if name not in metadata]
+        if missing:
+            raise SourceError(f"the camera reported no {', '.join(missing)}: cannot lock its exposure")
+        chosen = {name: metadata[name] for name in LOCKED_CONTROLS if name in metadata}
+        if "ColourGains" in chosen:
+            chosen["ColourGains"] = tuple(float(g) for g in chosen["ColourGains"])
+        return chosen
+
+    @staticmethod
+    def _lock(values: dict) -> dict:
+        return {"AeEnable": False, "AwbEnable": False, **{k: values[k] for k in LOCKED_CONTROLS if k in values}}
+
+    @staticmethod
+    def _supported(camera, controls: dict) -> dict:
+        # A mono sensor has no white balance; an old libcamera may lack a control: set what exists.
+        available = getattr(camera, "camera_controls", None)
+        return dict(controls) if available is None else {k: v for k, v in controls.items() if k in available}
+
+    def _read_device(self, camera) -> np.ndarray:
+        with camera.captured_request() as request:
+            image = request.make_array("main")
+        if image.shape[:2] != (self.size[1], self.size[0]):
+            raise SourceError(f"frame of {image.shape[1]}x{image.shape[0]}, asked for {self.size[0]}x{self.size[1]}")
+        return image
+
+    def _close_device(self, camera) -> None:
+        try:
+            camera.stop()
+        finally:
+            camera.close()
