@@ -1,4 +1,5 @@
 """Frames in, dice readings out; and the tracker that decides when a roll has settled. No web, no rules."""
 from vision.readings import ALL_COLOURS, PROBLEMS, QWIXX_COLOURS, DieReading
+from vision.tracker import Problem, RollEvent, RollTracker
 
-__all__ = ["ALL_COLOURS", "PROBLEMS", "QWIXX_COLOURS", "DieReading"]
+__all__ = ["ALL_COLOURS", "PROBLEMS", "QWIXX_COLOURS", "DieReading", "Problem", "RollEvent", "RollTracker"]

@@ -1,0 +1,339 @@
+"""The roll tracker: timestamped frames in, one event per physical roll out.
+
+States: `waiting` (no dice in play on the table), `moving` (dice or a hand in motion), `settled`
+(dice at rest, read). Events (`RollEvent`):
+
+- `roll-started`: motion began in the play area. It can come to nothing (a hand passing over dice
+  that stay where they were, dice being picked up); then no other event follows and the tracker goes
+  back to the dice it had.
+- `roll-settled`: once per physical roll, when the dice have been still for `settle_time` and two
+  readings of the still dice agree, with every die in play read cleanly. A roll is the dice changing:
+  a die where none was or showing another face. A roll of the same values lands elsewhere, so it is
+  still a new roll.
+- `problem`: the dice came to rest but cannot all be read: a die cocked, off the tray, missing,
+  unreadable, or one too many of a colour. The table re-rolls just those dice (ruling 9); when they
+  settle, the whole roll is judged again, and `roll-settled` follows once it is clean.
+
+Motion is judged on a small grey copy of each frame; the reader runs only once the dice are still.
+When the tracker starts, the dice already on the table are taken as they are (no event): a restart
+must not announce the last roll again.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+import cv2
+import numpy as np
+
+from calibration import Calibration, CalibrationError
+from vision.readings import QWIXX_COLOURS, DieReading
+
+log = logging.getLogger(__name__)
+
+STATES = ("waiting", "moving", "settled")
+EVENTS = ("roll-started", "roll-settled", "problem")
+PROBLEM_KINDS = ("cocked", "off-tray", "missing", "unreadable", "extra")
+COLOURED = tuple(c for c in QWIXX_COLOURS if c != "white")
+DICE_PER_COLOUR = {"white": 2, **{colour: 1 for colour in COLOURED}}
+
+ReadDice = Callable[..., Sequence[DieReading]]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What stops a clean reading of one die; `center` is None for a missing die."""
+
+    colour: str
+    kind: str  # one of PROBLEM_KINDS
+    center: tuple[float, float] | None = None
+    reason: str | None = None  # the reader's reason, for an unreadable die
+
+    def __post_init__(self) -> None:
+        if self.kind not in PROBLEM_KINDS:
+            raise ValueError(f"unknown problem {self.kind!r}")
+
+    def to_json(self) -> dict:
+        center = None if self.center is None else [round(self.center[0], 1), round(self.center[1], 1)]
+        return {"colour": self.colour, "problem": self.kind, "center": center, "reason": self.reason}
+
+    def describe(self) -> str:
+        """One sentence for the table, e.g. "Re-roll the red die: it is cocked."."""
+        die = "a white die" if self.colour == "white" else f"the {self.colour} die"
+        return {
+            "cocked": f"Re-roll {die}: it rests tilted.",
+            "off-tray": f"Re-roll {die}: it is off the tray.",
+            "missing": f"Cannot find {die}: roll it onto the tray.",
+            "unreadable": f"Cannot read {die}" + (f" ({self.reason})" if self.reason else "") + ": re-roll it.",
+            "extra": f"One {self.colour} die too many: take the extra off the tray.",
+        }[self.kind]
+
+
+@dataclass(frozen=True)
+class RollEvent:
+    event: str  # one of EVENTS
+    t: float  # the source's time of the frame that decided it
+    dice: tuple[DieReading, ...] = ()  # the dice in play, white first, then in colour order
+    problems: tuple[Problem, ...] = ()
+
+    @property
+    def white(self) -> tuple[int, int] | None:
+        values = sorted(d.value for d in self.dice if d.colour == "white" and d.value is not None)
+        return (values[0], values[1]) if len(values) == 2 else None
+
+    @property
+    def colours(self) -> dict[str, int]:
+        return {d.colour: d.value for d in self.dice if d.colour != "white" and d.value is not None}
+
+    def to_json(self) -> dict:
+        """The line `qwixx-table watch --json` prints."""
+        white = self.white
+        return {
+            "event": self.event,
+            "t": round(self.t, 3),
+            "dice": [d.to_json() for d in self.dice],
+            "white": None if white is None else list(white),
+            "colours": self.colours,
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+class RollTracker:
+    """Feed it every frame (`feed(t, image)`); it returns the events that frame decided.
+
+    `read_dice(image, calibration)` is the reader (vision.read_dice unless another is given);
+    `colours_in_play` are the coloured dice still in the game (white is always in play).
+    """
+
+    # Motion thresholds on the small copy: a grey-level change that is not noise, and how much of a
+    # die must change. Far below a tumbling die, far above sensor noise after averaging down.
+    motion_level = 14
+    motion_fraction_of_die = 0.2
+    # With no agreement after this long still, the roll is decided with the disagreeing dice unreadable.
+    give_up_after = 1.0
+
+    def __init__(
+        self,
+        read_dice: ReadDice | None = None,
+        calibration: Calibration | None = None,
+        colours_in_play: Iterable[str] = COLOURED,
+        settle_time: float = 0.4,
+        motion_width: int = 320,
+    ) -> None:
+        if read_dice is None:
+            from vision import read_dice
+        self.read_dice = read_dice
+        self.calibration = calibration
+        self.settle_time = settle_time
+        self.motion_width = motion_width
+        self.colours_in_play = colours_in_play
+        self.state = "waiting"
+        self.last_roll: RollEvent | None = None  # the last roll-settled
+        self.frames_seen = 0
+        self.frames_read = 0  # frames given to the reader
+        self.frames_ignored = 0  # frames that were not images, and one-frame glitches
+        self._frame_size: tuple[int, int] | None = None
+        self._frame_calibration: Calibration | None = None
+        self._mask: np.ndarray | None = None
+        self._die_size = 0.0
+        self._previous: np.ndarray | None = None
+        self._reference: np.ndarray | None = None  # the last quiet frame
+        self._suspect: float | None = None  # time of motion not yet confirmed by the next frame
+        self._settling = True  # since the last motion (or the start), until the dice are judged
+        self._judged_once = False
+        self._last_motion = 0.0
+        self._first_read: list[DieReading] | None = None
+        self._on_table: list[DieReading] = []  # the dice in play as last judged
+
+    @property
+    def colours_in_play(self) -> tuple[str, ...]:
+        return self._colours_in_play
+
+    @colours_in_play.setter
+    def colours_in_play(self, colours: Iterable[str]) -> None:
+        colours = tuple(colours)
+        unknown = [c for c in colours if c not in COLOURED]
+        if unknown:
+            raise ValueError(f"not a coloured Qwixx die: {', '.join(unknown)} (choose from {', '.join(COLOURED)})")
+        self._colours_in_play = tuple(c for c in COLOURED if c in colours)
+
+    def feed(self, t: float, image: np.ndarray) -> list[RollEvent]:
+        self.frames_seen += 1
+        if not (isinstance(image, np.ndarray) and image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3):
+            self.frames_ignored += 1
+            return []
+        small = self._small(image)
+        if self._previous is None or small.shape != self._previous.shape:
+            self._previous = self._reference = small
+            self._last_motion = t
+            return []
+        events: list[RollEvent] = []
+        moved = self._changed(small, self._previous)
+        if self._settling:
+            if moved or self._changed(small, self._reference):
+                self._moving(t, small)
+            else:
+                events = self._settle(t, image)
+        elif self._suspect is not None:
+            # Motion needs a second frame that still differs from the quiet scene: one corrupt or
+            # flashed frame is not a roll.
+            if self._changed(small, self._reference):
+                events.append(RollEvent("roll-started", self._suspect))
+                self._moving(t, small)
+            else:
+                self.frames_ignored += 1
+                self._reference = small
+            self._suspect = None
+        elif moved:
+            self._suspect = t
+        else:
+            self._reference = small  # follows slow changes of light while nothing moves
+        self._previous = small
+        return events
+
+    # -- motion --------------------------------------------------------------------------------
+
+    def _small(self, image: np.ndarray) -> np.ndarray:
+        height, width = image.shape[:2]
+        if (width, height) != self._frame_size:
+            self._new_frame_size(width, height)
+        small_size = (self.motion_width, max(1, round(height * self.motion_width / width)))
+        grey = cv2.cvtColor(cv2.resize(image, small_size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+        return cv2.GaussianBlur(grey, (3, 3), 0)
+
+    def _new_frame_size(self, width: int, height: int) -> None:
+        self._frame_size = (width, height)
+        self._frame_calibration = None
+        self._mask = None
+        self._die_size = 26.0 * width / 1280  # a Pi camera 60-80 cm above the table
+        if self.calibration is not None:
+            try:
+                self._frame_calibration = self.calibration.scaled_to(width, height)
+            except CalibrationError as error:
+                log.warning("calibration not used: %s", error)
+        if self._frame_calibration is not None:
+            self._die_size = self._frame_calibration.die_size
+            small_height = max(1, round(height * self.motion_width / width))
+            self._mask = cv2.resize(
+                self._frame_calibration.play_area_mask(), (self.motion_width, small_height),
+                interpolation=cv2.INTER_NEAREST,
+            )
+
+    def _changed(self, small: np.ndarray, other: np.ndarray) -> bool:
+        difference = cv2.absdiff(small, other)
+        if self._mask is not None:
+            difference = cv2.bitwise_and(difference, self._mask)
+        changed = cv2.countNonZero(cv2.threshold(difference, self.motion_level, 255, cv2.THRESH_BINARY)[1])
+        die_small = self._die_size * self.motion_width / self._frame_size[0]
+        return changed >= max(3.0, self.motion_fraction_of_die * die_small * die_small)
+
+    def _moving(self, t: float, small: np.ndarray) -> None:
+        if self._judged_once:
+            self.state = "moving"
+        self._settling = True
+        self._last_motion = t
+        self._reference = small
+        self._first_read = None
+
+    # -- settling --------------------------------------------------------------------------------
+
+    def _settle(self, t: float, image: np.ndarray) -> list[RollEvent]:
+        still_for = t - self._last_motion
+        if still_for < self.settle_time / 2:
+            return []
+        if self._first_read is None:  # halfway: a first look, to compare with at the end
+            self._first_read = self._read(image)
+            return []
+        if still_for < self.settle_time:
+            return []
+        readings = self._read(image)
+        if readings is None:
+            return []
+        agree = not self._unmatched(readings, self._first_read) and not self._unmatched(self._first_read, readings)
+        if not agree and still_for < self.settle_time + self.give_up_after:
+            self._first_read = readings
+            return []
+        return self._judge(t, readings, flickering=self._unmatched(readings, self._first_read))
+
+    def _read(self, image: np.ndarray) -> list[DieReading] | None:
+        self.frames_read += 1
+        try:
+            readings = self.read_dice(image, self._frame_calibration)
+        except Exception as error:  # a broken frame must never stop the table
+            log.warning("reader failed on a frame: %s", error)
+            return None
+        in_play = ("white",) + self._colours_in_play
+        return [r for r in readings if r.colour in in_play]
+
+    def _judge(self, t: float, readings: list[DieReading], flickering: list[DieReading]) -> list[RollEvent]:
+        self._settling = False
+        self._first_read = None
+        before, self._on_table = self._on_table, readings
+        self._learn_die_size(readings)
+        first = not self._judged_once
+        self._judged_once = True
+        if first or not self._unmatched(readings, before):
+            # The start, a hand over still dice, dice being picked up: no roll.
+            self.state = "settled" if readings else "waiting"
+            return []
+        problems = self._problems(readings, flickering)
+        self.state = "settled"
+        order = {colour: index for index, colour in enumerate(QWIXX_COLOURS)}
+        dice = tuple(sorted(readings, key=lambda r: (order[r.colour], r.center[0], r.center[1])))
+        event = RollEvent("problem" if problems else "roll-settled", t, dice, tuple(problems))
+        if not problems:
+            self.last_roll = event
+        return [event]
+
+    def _problems(self, readings: list[DieReading], flickering: list[DieReading]) -> list[Problem]:
+        problems = []
+        for reading in readings:
+            if reading.problem == "cocked":
+                problems.append(Problem(reading.colour, "cocked", reading.center))
+            elif reading.value is None:
+                problems.append(Problem(reading.colour, "unreadable", reading.center, reading.problem))
+            elif any(reading is d for d in flickering):
+                problems.append(Problem(reading.colour, "unreadable", reading.center, "changes from frame to frame"))
+            elif self._frame_calibration is not None and not self._frame_calibration.in_play_area(reading.center):
+                problems.append(Problem(reading.colour, "off-tray", reading.center))
+        for colour in ("white",) + self._colours_in_play:
+            found = sorted((r for r in readings if r.colour == colour), key=lambda r: -r.confidence)
+            expected = DICE_PER_COLOUR[colour]
+            problems += [Problem(colour, "missing")] * max(0, expected - len(found))
+            problems += [Problem(colour, "extra", r.center) for r in found[expected:]]
+        return problems
+
+    # -- comparing readings ----------------------------------------------------------------------
+
+    def _learn_die_size(self, readings: list[DieReading]) -> None:
+        if self._frame_calibration is not None:
+            return
+        edges = [
+            float(np.mean([math.dist(a, b) for a, b in zip(r.corners, r.corners[1:] + r.corners[:1])]))
+            for r in readings
+            if len(r.corners) >= 3
+        ]
+        if edges:
+            self._die_size = float(np.median(edges))
+
+    def _same_die(self, a: DieReading, b: DieReading) -> bool:
+        return (
+            a.colour == b.colour
+            and a.value == b.value
+            and a.problem == b.problem
+            and math.dist(a.center, b.center) <= 0.35 * self._die_size
+        )
+
+    def _unmatched(self, readings: list[DieReading], others: list[DieReading]) -> list[DieReading]:
+        """The readings with no die of the same colour and face at the same place among `others`."""
+        free = list(others)
+        unmatched = []
+        for reading in readings:
+            match = next((o for o in free if self._same_die(reading, o)), None)
+            if match is None:
+                unmatched.append(reading)
+            else:
+                free.remove(match)
+        return unmatched
