@@ -44,6 +44,7 @@ What a web page calls:
 
 - Setup: `Game(players, variant="standard")`; variants "two-sheets" and "partners" (`referee.variants`);
   `Match(players, variant)` for the three-game match. `game.seats` are the players as the rules see them.
+  `RollOff(players)` settles who starts (ruling 8); list that player first.
 - The state: `phase` (`Phase.ROLL`, `WHITE`, `COLOUR`, `OVER`), `roller`, `person_rolling`, `turn`, `dice`,
   `white_sum`, `waiting_for` (who still decides in the open action), `pending` (decisions held in action 1),
   `closed` (colours in closing order), `is_over`, `outcome()` (`Outcome(end, winners)` or None),
@@ -56,7 +57,8 @@ What a web page calls:
   colour, number)`, `pass_(player)`; `undo()` and `retract(player)` (withdraw one action-1 decision while
   others are still deciding). Illegal actions raise `RuleError` and change nothing.
 - Storage: `action.to_json()` / `action_from_json(data)`; `game.to_json()` / `Game.from_json(data)` (setup
-  plus the list of actions); game records (`qwixx-record/1`) in `referee.record`.
+  plus the list of actions); game records: `Record.of_game(game)`, `Record.of_match(match)`, `record.dumps()`,
+  `Record.loads(text)`, `record.replay()` (a Game or Match, or `ReplayError` with turn and player).
 
 Refusal codes: not-in-game, game-over, wrong-phase, roller-only, already-acted, wrong-sum, row-closed,
 left-of-last-mark, lock-needs-five, bad-roll; and, outside play, bad-action (not an action at all),
@@ -64,6 +66,9 @@ bad-setup (players or variant), nothing-to-undo, not-a-record.
 """
 from referee.errors import RuleError
 from referee.game import Game, GameState, Outcome
+from referee.match import Match
+from referee.record import Record, ReplayError
+from referee.rolloff import RollOff
 from referee.values import (
     COLOURS, Action, BoxState, Colour, End, Mark, Option, Pass, Phase, Reroll, Roll, Row, Score, Sheet,
     action_from_json,
@@ -71,6 +76,7 @@ from referee.values import (
 from referee.variants import VARIANTS, Variant
 
 __all__ = [
-    "COLOURS", "Action", "BoxState", "Colour", "End", "Game", "GameState", "Mark", "Option", "Outcome", "Pass",
-    "Phase", "Reroll", "Roll", "Row", "RuleError", "Score", "Sheet", "VARIANTS", "Variant", "action_from_json",
+    "COLOURS", "Action", "BoxState", "Colour", "End", "Game", "GameState", "Mark", "Match", "Option", "Outcome",
+    "Pass", "Phase", "Record", "ReplayError", "Reroll", "Roll", "RollOff", "Row", "RuleError", "Score", "Sheet",
+    "VARIANTS", "Variant", "action_from_json",
 ]

@@ -308,7 +308,7 @@ class Game:
         self.apply(Reroll(self._dice.with_dice(**dice)))
 
     def mark(self, player: str, colour: Colour | str, number: int) -> None:
-        self.apply(Mark(player, parse_colour(colour), number))
+        self.apply(Mark(player, colour, number))
 
     def pass_(self, player: str) -> None:
         self.apply(Pass(player))
@@ -363,9 +363,7 @@ class Game:
         seat = self._index.get(mark.player)
         if seat is None:
             raise self._not_in_game(mark.player)
-        colour = COLOUR_INDEX.get(mark.colour)
-        if colour is None:
-            raise RuleError("bad-action", f"{mark.colour!r} is not a colour: say red, yellow, green or blue.")
+        colour = COLOUR_INDEX[mark.colour]
         error = self._mark_error(seat, colour, mark.number)
         if error is not None:
             raise error

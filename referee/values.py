@@ -206,6 +206,10 @@ class Mark:
     colour: Colour
     number: int
 
+    def __post_init__(self) -> None:
+        if type(self.colour) is not Colour:
+            object.__setattr__(self, "colour", parse_colour(self.colour))
+
     def to_json(self) -> dict[str, Any]:
         return {"action": "mark", "player": self.player, "colour": self.colour.value, "number": self.number}
 

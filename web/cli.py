@@ -7,6 +7,8 @@ import sys
 
 # name -> (module under web.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("play", "play Qwixx at the terminal, 2-5 players; the referee keeps the sheets"),
+    "replay": ("replay", "check game records against the rules; one JSON line per file"),
 }
 
 

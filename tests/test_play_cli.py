@@ -1,0 +1,110 @@
+"""`qwixx-table play` driven by scripted input, as players at a terminal would type it."""
+import io
+import json
+
+from referee import Record
+from web import cli
+from web.commands.replay import report_file
+
+
+def play(monkeypatch, capsys, lines, *args):
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    code = cli.main(["play", *args])
+    return code, capsys.readouterr().out
+
+
+def penalty_game():
+    """Ann rolls and passes four times (four penalties); Bob marks red 3, 4, 5 on his turns."""
+    lines = []
+    for bob_number in (3, 4, 5):
+        lines += ["1 1 1 1 1 1", "p", "p", "p"]                       # Ann: white 2, both pass, Ann passes
+        lines += [f"1 {bob_number - 1} 1 1 1 1", "p", "red {}".format(bob_number), "p"]  # Bob marks
+    lines += ["1 1 1 1 1 1", "p", "p", "p"]
+    return lines
+
+
+def test_a_whole_game_to_the_final_scores_and_a_saved_record(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "game.json"
+    code, out = play(monkeypatch, capsys, penalty_game(), "--players", "Ann", "Bob", "--first", "Ann",
+                     "--save", str(path))
+    assert code == 0
+    assert "Ann marked nothing this turn: penalty 4 of 4 (-5)." in out
+    assert "Game over: a fourth penalty." in out
+    assert "Winner: Bob" in out
+    assert "Bob marks red 5." in out or "White sum: Ann passes; Bob marks red 5." in out
+    report = report_file(str(path))
+    assert report["ok"] and report["end"] == "four-penalties"
+    assert report["scores"]["Ann"]["total"] == -20 and report["scores"]["Bob"]["total"] == 6
+
+
+def test_refusals_are_explained_and_nothing_is_lost(monkeypatch, capsys):
+    lines = ["3 4 1 1 1 1", "red 7", "p", "p",                  # Ann marks red 7 with white 3 + 4
+             "1 4 1 1 1 1", "red 5", "blue 4", "why red 5", "yellow 5", "p", "p"]
+    code, out = play(monkeypatch, capsys, lines, "--players", "Ann", "Bob", "--first", "Ann")
+    assert code == 0
+    assert "  Not allowed: Red 5 is left of your last red mark, 7: numbers left of it are gone." in out
+    assert "  Not allowed: The white dice show 1 + 4 = 5, so this action can mark only a 5, not 4." in out
+    assert "Scores: Ann 1, Bob 0" in out
+    assert out.count("Red 5 is left of your last red mark, 7") == 2  # the refusal, then the answer to "why"
+    assert "White sum: Ann marks yellow 5; Bob passes." in out
+    assert "Stopped (input ended)." in out
+
+
+def test_options_show_their_cost(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, ["2 4 5 1 3 6", "1", "p"], "--players", "Ann", "Bob", "--first", "Ann")
+    assert "  1  red 6 (white 2 + white 4): skips red 2-5 (4 boxes); red 0 -> 1 point" in out
+    assert "  p  pass (no penalty)" in out
+    assert "  Ann marks red 6: held until everyone has decided." in out
+    assert "  2  red 9 (white 4 + red 5): skips red 7-8 (2 boxes); red 1 -> 3 points" in out
+
+
+def test_undo_goes_back_across_turns(monkeypatch, capsys):
+    lines = ["2 4 5 1 3 6", "1", "p", "p", "u", "u", "u", "red 6", "p", "2", "s"]
+    code, out = play(monkeypatch, capsys, lines, "--players", "Ann", "Bob", "--first", "Ann")
+    assert "  Undone: Ann passes." in out and "  Undone: Bob passes." in out and "  Undone: Ann marks red 6." in out
+    assert "Ann marks red 9." in out
+    sheet = out[out.rindex("Ann: 3 points"):]
+    assert sheet.splitlines()[1].split() == ["red", "-", "-", "-", "-", "X", "-", "-", "X", "10", "11", "12", "[", "]", "3"]
+
+
+def test_reroll_before_anyone_decides(monkeypatch, capsys):
+    lines = ["2 4 5 1 3 6", "reroll red 2", "p", "reroll blue 1"]
+    code, out = play(monkeypatch, capsys, lines, "--players", "Ann", "Bob", "--first", "Ann")
+    assert "Dice: white 2 4 | red 2  yellow 1  green 3  blue 6" in out
+    assert "  Dice can be re-rolled only before anyone marks or passes on this roll." in out
+
+
+def test_program_dice_and_a_roll_off(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, ["", "", "q"], "--players", "Ann", "Bob", "Cy", "--seed", "7")
+    assert "Who rolls first (Ann, Bob, Cy)? Enter for a roll-off:" in out
+    assert "rolled a 6 and starts." in out
+    assert "White sum:" in out and out.rstrip().endswith("Stopped (quit).")
+
+
+def test_setup_asks_again_after_bad_names(monkeypatch, capsys):
+    code, out = play(monkeypatch, capsys, ["Ann", "Ann Ann", "Ann Bob", "Bob", "q"])
+    assert "Qwixx is played by 2 to 5 players; got 1." in out
+    assert "Two players are called Ann: give everyone a different name." in out
+    assert "--- Turn 1: Bob rolls ---" in out
+
+
+def test_partners_share_a_sheet_and_take_turns_at_rolling(monkeypatch, capsys):
+    lines = ["2 4 5 1 3 6", "p", "p", "p", "1 1 1 1 1 1", "p", "p", "p", "3 3 1 1 1 1"]
+    code, out = play(monkeypatch, capsys, lines, "--variant", "partners", "--players", "Ann+Bob", "Cy+Dee",
+                     "--first", "Ann+Bob")
+    assert "--- Turn 1: Ann rolls for Ann & Bob ---" in out
+    assert "Ann & Bob, white sum 6:" in out
+    assert "--- Turn 3: Bob rolls for Ann & Bob ---" in out
+
+
+def test_a_match_goes_on_to_the_next_game(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "match.json"
+    game = ["1 1 1 1 1 1", "p", "p", "p"] * 7  # nobody marks: Ann's fourth penalty ends game 1 on turn 7
+    lines = game + ["", "1 1 1 1 1 1", "p", "p", "p"]
+    code, out = play(monkeypatch, capsys, lines, "--players", "Ann", "Bob", "--first", "Ann", "--match",
+                     "--save", str(path))
+    assert "Match totals: Ann -20, Bob -15" in out
+    assert "Game 2: Bob starts." in out
+    data = json.loads(path.read_text())  # saved after every turn
+    assert len(data["games"]) == 2 and len(data["games"][1]["turns"]) == 1
+    assert Record.loads(path.read_text()).replay().games[0].is_over
