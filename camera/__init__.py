@@ -22,10 +22,17 @@ from camera.sources import (
 )
 
 DEMO_DIR = Path(__file__).resolve().parent / "demo"
-DEMO_VIDEO = DEMO_DIR / "demo.mp4"
-DEMO_TRUTH = DEMO_DIR / "truth.json"
+DEMO_VIDEO = DEMO_DIR / "demo.webm"
+DEMO_TRUTH = DEMO_DIR / "demo.json"
 
 SOURCE_HELP = "picamera, a webcam index (0, 1, ...), a video file, a folder of images, or demo"
+
+
+def default_source() -> str:
+    """The Pi camera when one is connected, else the demo recording."""
+    from camera.picamera import camera_present
+
+    return "picamera" if camera_present() else "demo"
 
 
 def open_source(
@@ -71,6 +78,7 @@ __all__ = [
     "SourceError",
     "VideoFileSource",
     "WebcamSource",
+    "default_source",
     "frame_problem",
     "open_source",
 ]

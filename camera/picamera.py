@@ -32,6 +32,14 @@ def _picamera2_class():
     return Picamera2
 
 
+def camera_present() -> bool:
+    """Whether picamera2 is installed and sees a camera; never raises."""
+    try:
+        return bool(_picamera2_class().global_camera_info())
+    except Exception:  # no picamera2, no libcamera, no camera: all mean "not here"
+        return False
+
+
 class PicameraSource(LiveSource):
     def __init__(
         self,

@@ -279,8 +279,10 @@ class LiveSource(FrameSource):
 
     def _capture(self, generation: int) -> None:
         delay = 0.5
-        sequence = 0
-        current = lambda: generation == self._generation and not self._closed.is_set()  # noqa: E731
+
+        def current() -> bool:
+            return generation == self._generation and not self._closed.is_set()
+
         while current():
             try:
                 device = self._open_device()
@@ -304,10 +306,10 @@ class LiveSource(FrameSource):
                         continue
                     corrupt_in_a_row = 0
                     delay = 0.5
-                    sequence += 1
                     with self._new_frame:
                         if generation == self._generation:
-                            self._latest = (self._sequence_base(generation) + sequence, time.monotonic(), image)
+                            sequence = self._latest[0] + 1 if self._latest else 1
+                            self._latest = (sequence, time.monotonic(), image)
                             self._new_frame.notify_all()
             except Exception as error:
                 if current():
@@ -322,10 +324,6 @@ class LiveSource(FrameSource):
                 self.reopens += 1
                 self._closed.wait(delay)
                 delay = min(delay * 2, self.max_backoff)
-
-    def _sequence_base(self, generation: int) -> int:
-        # Sequence numbers keep rising across capture threads so the iterator never misses a frame.
-        return generation << 40
 
 
 class WebcamSource(LiveSource):
