@@ -1,0 +1,292 @@
+"""The HTTP API through Flask's test client: a game played by phones, who may do what, and refusals that
+change nothing."""
+from __future__ import annotations
+
+import pytest
+
+from tests.web_helpers import PIN, ROLL, phone, public_state, start_game
+from web.app import create_app
+
+
+def play_white_sum(app, host):
+    """Ann, Bob and Cy at the table, each on a phone; the roll is typed by the host."""
+    start_game(host)
+    phones = [phone(app, person) for person in range(3)]
+    assert host.post("/api/dice", json=ROLL).status_code == 200
+    return phones
+
+
+def test_a_turn_played_from_three_phones(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    state = bob.post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 6}).json
+    assert state["game"]["waiting_for"] == [0, 2]
+    # Action 1 is simultaneous: Bob's mark is held (his own phone sees it) until everyone has decided.
+    assert state["game"]["sheets"][1]["rows"][0]["marks"] == []
+    assert bob.get("/api/me").json["pending"] == {"1": {"action": "mark", "player": "Bob", "colour": "red", "number": 6}}
+    ann.post("/api/act", json={"seat": 0, "action": "pass"})
+    state = cy.post("/api/act", json={"seat": 2, "action": "mark", "colour": "green", "number": 6}).json["game"]
+    assert state["phase"] == "colour" and state["waiting_for"] == [0]
+    assert state["sheets"][1]["rows"][0]["marks"] == [6]
+    options = state["options"][0]
+    assert {"colour": "red", "number": 7, "cost": "skips 5"}.items() <= options[0].items()  # white 2 + red 5
+    assert options[-1] == {**options[-1], "action": "pass", "penalty": True}
+    state = ann.post("/api/act", json={"seat": 0, "action": "mark", "colour": "red", "number": 9}).json["game"]
+    assert state["phase"] == "roll" and state["roller"] == 1
+    assert state["sheets"][0]["score"]["total"] == 1
+    assert [item["kind"] for item in state["news"]] == ["roll", "decided", "decided", "turn"]
+    assert state["news"][1]["text"] == "White sum 6: Bob marked red 6; Cy marked green 6; Ann passed."
+
+
+def test_a_phone_acts_only_for_its_own_seat(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    before = public_state(table)
+    response = bob.post("/api/act", json={"seat": 0, "action": "pass"})
+    assert response.status_code == 403 and "Ann" in response.json["message"]
+    stranger = app.test_client()
+    assert stranger.post("/api/act", json={"seat": 2, "action": "pass"}).status_code == 403
+    assert public_state(table) == before
+
+
+def test_the_host_may_act_for_a_player_without_a_phone(app, host, table):
+    play_white_sum(app, host)
+    assert host.post("/api/act", json={"seat": 2, "action": "pass"}).status_code == 200
+    assert table.session.log[-1]["by"] == "host"
+
+
+def test_a_seat_already_taken_needs_the_host_to_move(app, host, table):
+    start_game(host)
+    first = phone(app, 0)
+    second = app.test_client()
+    response = second.post("/api/join", json={"person": 0})
+    assert response.status_code == 409 and response.json["error"] == "seat-taken"
+    moved = host.post("/api/join", json={"person": 0})
+    assert moved.status_code == 200 and moved.json["seats"] == [0]
+    assert first.get("/api/me").json["seats"] == []  # the old phone lost the seat
+
+
+def test_an_illegal_mark_names_the_rule_and_changes_nothing(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    before = public_state(table)
+    response = bob.post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 8})
+    assert response.status_code == 409
+    assert response.json["rule"] == "wrong-sum"
+    assert response.json["message"] == "The white dice show 2 + 4 = 6, so this action can mark only a 6, not 8."
+    assert public_state(table) == before
+
+
+def test_why_explains_a_box_without_changing_anything(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    bob.post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 6})
+    before = public_state(table)
+    answer = cy.post("/api/why", json={"seat": 2, "colour": "yellow", "number": 8}).json
+    assert answer == {"legal": False, "rule": "wrong-sum",
+                      "message": "The white dice show 2 + 4 = 6, so this action can mark only a 6, not 8."}
+    assert cy.post("/api/why", json={"seat": 2, "colour": "yellow", "number": 6}).json["legal"] is True
+    assert public_state(table) == before
+
+
+def test_a_player_changes_their_mind_before_everyone_decided(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    bob.post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 6})
+    state = bob.post("/api/retract", json={"seat": 1}).json["game"]
+    assert 1 in state["waiting_for"]
+    assert bob.post("/api/act", json={"seat": 1, "action": "mark", "colour": "blue", "number": 6}).status_code == 200
+
+
+def test_undo_is_for_the_host_and_takes_back_one_step(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    for seat, client in enumerate((ann, bob, cy)):
+        client.post("/api/act", json={"seat": seat, "action": "pass"})
+    assert table.session.phase == "colour"
+    assert ann.post("/api/undo").status_code == 403
+    state = host.post("/api/undo").json["game"]
+    assert state["phase"] == "white" and state["waiting_for"] == [2]
+    assert state["news"][-1]["text"] == "Undone: Cy's pass."
+
+
+def test_typed_dice_correct_a_misread_roll_before_anyone_decides(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    corrected = {**ROLL, "white": [3, 4]}
+    state = host.post("/api/dice", json=corrected).json["game"]
+    assert state["white_sum"] == 7 and state["rolls"] == 1
+    bob.post("/api/act", json={"seat": 1, "action": "pass"})
+    response = host.post("/api/dice", json=ROLL)
+    assert response.status_code == 409 and response.json["rule"] == "wrong-phase"
+
+
+def test_setup_and_host_actions_need_the_pin(app, table):
+    client = app.test_client()
+    response = client.post("/api/games", json={"players": ["Ann", "Bob"]})
+    assert response.status_code == 403 and response.json["error"] == "host-only"
+    assert client.post("/api/host", json={"pin": "000000"}).status_code == 403
+    assert table.session is None
+
+
+def test_wrong_pins_pause_pin_entry(app):
+    client = app.test_client()
+    for _ in range(5):
+        assert client.post("/api/host", json={"pin": "111111"}).status_code == 403
+    response = client.post("/api/host", json={"pin": PIN})
+    assert response.status_code == 429 and "try again" in response.json["message"]
+
+
+def test_the_pin_is_made_once_and_kept(tmp_path):
+    database = str(tmp_path / "made.sqlite")
+    first = create_app({"TESTING": True, "DATABASE": database}).extensions["qwixx"].pin
+    again = create_app({"TESTING": True, "DATABASE": database}).extensions["qwixx"].pin
+    assert len(first) == 6 and first.isdigit() and first == again
+
+
+def test_tokens_are_cookies_kept_only_as_hashes(app, host, table):
+    start_game(host)
+    client = app.test_client()
+    client.post("/api/join", json={"person": 0})
+    token = client.get_cookie("qwixx_seat")
+    assert token.http_only and token.same_site == "Strict" and len(token.value) >= 40
+    dump = "\n".join(table.store._db.iterdump())
+    assert token.value not in dump and host.get_cookie("qwixx_host").value not in dump
+
+
+BAD_REQUESTS = [
+    ("/api/act", {"seat": 1, "action": "mark", "colour": "red"}, "needs a colour and a number"),
+    ("/api/act", {"seat": 1, "action": "pass", "colour": "red"}, "has no colour"),
+    ("/api/act", {"seat": 1, "action": "jump"}, "action must be one of"),
+    ("/api/act", {"seat": "1", "action": "pass"}, "seat must be a whole number"),
+    ("/api/act", {"seat": True, "action": "pass"}, "seat must be a whole number"),
+    ("/api/act", {"seat": 99, "action": "pass"}, "between 0 and 9"),
+    ("/api/act", {"seat": 1, "action": "mark", "colour": "purple", "number": 6}, "colour must be one of"),
+    ("/api/act", {"seat": 1, "action": "mark", "colour": "red", "number": 13}, "between 2 and 12"),
+    ("/api/act", {"seat": 1, "action": "pass", "sneaky": 1}, "unknown fields: sneaky"),
+    ("/api/act", [1, 2], "must be a JSON object"),
+    ("/api/dice", {"white": [2], "red": 5, "yellow": 1, "green": 3, "blue": 6}, "2 to 2 entries"),
+    ("/api/dice", {"white": [2, 7], "red": 5, "yellow": 1, "green": 3, "blue": 6}, "between 1 and 6"),
+    ("/api/dice", {"white": [2, 4], "purple": 5}, "unknown fields"),
+    ("/api/games", {"players": ["Ann"]}, "2 to 10 entries"),
+    ("/api/games", {"players": ["Ann", "<script>"]}, "not allowed"),
+    ("/api/games", {"players": ["Ann", "Bob"], "variant": "chaos"}, "variant must be one of"),
+    ("/api/games", {"players": ["Ann", "Ann"]}, "different name"),
+    ("/api/games", {"players": ["Ann", "Bob", "Cy"], "variant": "partners"}, "even number"),
+    ("/api/games", {"players": ["Ann", "Bob"], "timer": -1}, "between 0 and 600"),
+    ("/api/join", {"person": 7}, "person must be between 0 and 2"),
+    ("/api/undo", {"steps": 3}, "unknown fields"),
+    ("/api/host", {"pin": 246810}, "pin must be text"),
+]
+
+
+@pytest.mark.parametrize("path, body, message", BAD_REQUESTS)
+def test_a_bad_request_is_refused_with_a_message_and_changes_nothing(app, host, table, path, body, message):
+    play_white_sum(app, host)
+    before = public_state(table)
+    response = host.post(path, json=body)
+    assert 400 <= response.status_code < 500
+    assert message in response.json["message"], response.json
+    assert public_state(table) == before
+
+
+def test_not_json_too_large_and_unknown_addresses_are_json_refusals(app, host, table):
+    play_white_sum(app, host)
+    before = public_state(table)
+    assert host.post("/api/act", data="seat=1", content_type="application/x-www-form-urlencoded").status_code == 415
+    assert host.post("/api/act", data="{not json", content_type="application/json").json["error"] == "bad-json"
+    huge = host.post("/api/dice", data="[" + "1," * 200_000 + "1]", content_type="application/json")
+    assert huge.status_code == 413 and "too large" in huge.json["message"]
+    assert host.get("/api/nothing").json["message"] == "There is nothing at this address."
+    assert host.get("/api/act").status_code == 405
+    assert public_state(table) == before
+
+
+def test_a_restart_resumes_the_game_exactly(app, host, table, database):
+    ann, bob, cy = play_white_sum(app, host)
+    bob.post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 6})
+    before = public_state(table)
+    restarted = create_app({"TESTING": True, "DATABASE": database, "HOST_PIN": PIN})
+    after = public_state(restarted.extensions["qwixx"])
+    assert {**after, "boot": None} == {**before, "boot": None}
+    # The phones keep their seats and the held decision.
+    assert restarted.test_client().post("/api/act", json={"seat": 1, "action": "pass"}).status_code == 403
+    bob_again = restarted.test_client()
+    bob_again.set_cookie("qwixx_seat", bob.get_cookie("qwixx_seat").value)
+    assert bob_again.get("/api/me").json["pending"]["1"]["number"] == 6
+
+
+def test_an_action_that_cannot_be_stored_is_refused_and_memory_stays_as_stored(app, host, table, database):
+    ann, bob, cy = play_white_sum(app, host)
+    before = public_state(table)
+    table.store._db.execute("PRAGMA query_only = ON")  # the database refuses writes, as a read-only file does
+    response = bob.post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 6})
+    assert response.status_code == 503 and "could not be saved" in response.json["message"]
+    assert public_state(table) == before
+    table.store._db.execute("PRAGMA query_only = OFF")
+    assert bob.post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 6}).status_code == 200
+    restarted = create_app({"TESTING": True, "DATABASE": database, "HOST_PIN": PIN}).extensions["qwixx"]
+    assert restarted.session.log == table.session.log
+
+
+def test_a_damaged_database_is_kept_aside_and_a_fresh_one_started(tmp_path):
+    database = tmp_path / "qwixx.sqlite"
+    database.write_bytes(b"this is not a database" * 100)
+    app = create_app({"TESTING": True, "DATABASE": str(database), "HOST_PIN": PIN})
+    table = app.extensions["qwixx"]
+    kept = list(tmp_path.glob("qwixx.sqlite.damaged-*"))
+    assert len(kept) == 1 and kept[0].read_bytes().startswith(b"this is not a database")
+    assert "could not be used" in table.state()["notice"]
+    host = app.test_client()
+    host.post("/api/host", json={"pin": PIN})
+    start_game(host)
+
+
+def test_the_decision_timer_passes_for_the_slow(app, host, table):
+    now = [1000.0]
+    table.clock = lambda: now[0]
+    ann, bob, cy = play_white_sum(app, host)
+    host.post("/api/games/end")
+    start_game(host, timer=30)
+    host.post("/api/dice", json=ROLL)
+    assert table.state()["timer"] == {"seconds": 30, "ends_at": 1030.0}
+    phone(app, 1).post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 6})
+    now[0] = 1029.0
+    table.tick()
+    assert table.session.game.waiting_for == ("Ann", "Cy")
+    now[0] = 1030.5
+    table.tick()
+    game = table.state()["game"]
+    assert game["phase"] == "colour" and game["sheets"][1]["rows"][0]["marks"] == [6]
+    assert [entry["by"] for entry in table.session.log[-2:]] == ["timer", "timer"]
+    assert table.state()["timer"]["ends_at"] == 1060.5  # the roller's own choice gets its time too
+
+
+def test_play_again_keeps_the_phones_and_a_match_moves_the_starter(app, host, table):
+    start_game(host, players=("Ann", "Bob"), match=True)
+    ann = phone(app, 0)
+    finish_by_penalties(host, table)
+    assert table.session.over
+    state = host.post("/api/games/again").json["game"]
+    assert state["match"]["game"] == 2 and state["roller"] == 1
+    assert ann.get("/api/me").json["seats"] == [0]
+    finished = table.store.finished_games()
+    assert len(finished) == 1 and finished[0].result["end"] == "four-penalties"
+
+
+def finish_by_penalties(host, table):
+    """Everyone passes every time: the roller's fourth penalty ends the game."""
+    while not table.session.over:
+        assert host.post("/api/dice", json={"white": [1, 1], "red": 1, "yellow": 1, "green": 1, "blue": 1}).status_code == 200
+        while table.session.game.waiting_for:
+            seat = table.session.seat_index(table.session.game.waiting_for[0])
+            assert host.post("/api/act", json={"seat": seat, "action": "pass"}).status_code == 200
+
+
+def test_two_sheets_each_gives_a_person_both_seats_and_partners_share_one(app, host, table):
+    start_game(host, players=("Ann", "Bob"), variant="two-sheets")
+    assert phone(app, 0).get("/api/me").json["seats"] == [0, 2]
+    start_game(host, players=("Ann", "Bob", "Cy", "Dee"), variant="partners")
+    assert table.state()["game"]["seats"] == ["Ann & Bob", "Cy & Dee"]
+    assert phone(app, 1).get("/api/me").json["seats"] == [0]
+    assert phone(app, 0).get("/api/me").json["seats"] == [0]
+
+
+def test_ending_a_game_keeps_it_out_of_the_finished_list(app, host, table):
+    start_game(host)
+    assert phone(app, 0).post("/api/games/end").status_code == 403
+    assert host.post("/api/games/end").json["game"] is None
+    assert table.store.finished_games() == [] and table.store.latest_game_id() is None

@@ -1,0 +1,192 @@
+"""The camera side of the table: tracker events become rolls, problems ask for a re-roll, and the camera loop
+(fed by a small fake of the source and the tracker) holds a recording between rolls and survives failures."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from camera import Frame
+from tests.web_helpers import ROLL, phone, start_game
+from vision import DieReading
+from vision.tracker import Problem, RollEvent
+from web.camera_loop import CameraLoop, event_json
+
+COLOURS = ("red", "yellow", "green", "blue")
+
+
+def readings(white=(2, 4), **coloured) -> tuple[DieReading, ...]:
+    """Dice lying in a row, left to right: the two white ones first."""
+    values = [("white", white[0]), ("white", white[1])] + [(c, coloured.get(c, ROLL[c])) for c in COLOURS if coloured.get(c, ROLL[c])]
+    return tuple(DieReading(colour, value, 0.95, (100.0 + 60 * index, 200.0),
+                            ((90.0 + 60 * index, 190.0), (110.0 + 60 * index, 190.0), (110.0 + 60 * index, 210.0), (90.0 + 60 * index, 210.0)))
+                 for index, (colour, value) in enumerate(values))
+
+
+def settled(white=(2, 4), **coloured) -> RollEvent:
+    return RollEvent("roll-settled", 1.0, readings(white, **coloured))
+
+
+def test_a_settled_roll_becomes_the_turns_roll(app, host, table):
+    start_game(host)
+    table.camera_event(event_json(RollEvent("roll-started", 0.5)))
+    assert table.state()["camera"]["state"] == "moving"
+    table.camera_event(event_json(settled()))
+    state = table.state()
+    assert state["game"]["dice"] == ROLL and state["game"]["phase"] == "white"
+    assert table.session.log[-1] == {"type": "act", "action": {"action": "roll", **ROLL}, "by": "camera"}
+    assert [die["colour"] for die in state["camera"]["dice"]] == ["white", "white", *COLOURS]
+
+
+def test_a_problem_asks_for_a_re_roll_and_records_nothing_until_the_dice_are_clean(app, host, table):
+    start_game(host)
+    cocked = RollEvent("problem", 1.0, readings(), (Problem("red", "cocked", (160.0, 200.0)),))
+    table.camera_event(event_json(cocked))
+    state = table.state()
+    assert state["pending_roll"]["problems"] == ["Re-roll the red die: it rests tilted."]
+    assert state["game"]["phase"] == "roll" and table.session.log == []
+    table.camera_event(event_json(settled(red=3)))
+    state = table.state()
+    assert state["pending_roll"] is None and state["game"]["dice"]["red"] == 3
+
+
+def test_a_die_rolled_again_before_anyone_decided_is_a_re_roll(app, host, table):
+    start_game(host)
+    table.camera_event(event_json(settled()))
+    table.camera_event(event_json(settled(white=(5, 4))))
+    assert table.session.game.white_sum == 9
+    assert table.session.log[-1]["action"]["action"] == "reroll"
+
+
+def test_dice_moved_while_players_decide_are_ignored(app, host, table):
+    start_game(host)
+    table.camera_event(event_json(settled()))
+    phone(app, 1).post("/api/act", json={"seat": 1, "action": "pass"})
+    log = list(table.session.log)
+    table.camera_event(event_json(settled(white=(6, 6))))
+    assert table.session.log == log
+    assert "ignored" in table.state()["camera"]["message"]
+
+
+def test_the_roll_off_reads_the_left_white_die(app, host, table):
+    start_game(host, starter=None)
+    assert table.state()["game"]["phase"] == "roll-off"
+    table.camera_event(event_json(settled(white=(3, 6))))  # the 3 lies left of the 6
+    table.camera_event(event_json(RollEvent("problem", 2.0, readings(white=(6, 1))[:1], (Problem("white", "missing"),))))
+    game = table.state()["game"]
+    assert game["rolloff"] == [{"seat": 0, "value": 3}, {"seat": 1, "value": 6}]
+    assert game["phase"] == "roll" and game["roller"] == 1
+
+
+def test_with_no_game_the_camera_still_shows_each_roll(app, table):
+    table.camera_event(event_json(settled()))
+    state = table.state()
+    assert state["game"] is None and state["camera"]["state"] == "settled" and len(state["camera"]["dice"]) == 6
+
+
+# ----- the camera loop, fed by fakes of the source and the tracker ----------------------------------------------
+
+class Recording:
+    """A recorded source: `frames` frames 0.01 s apart."""
+
+    live = False
+    description = "a fake recording"
+
+    def __init__(self, frames: int) -> None:
+        self.frames = frames
+
+    def __iter__(self):
+        image = np.zeros((72, 128, 3), np.uint8)
+        for index in range(self.frames):
+            image[:] = index % 256
+            yield Frame(index * 0.01, image.copy())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def close(self):
+        pass
+
+
+class ScriptedTracker:
+    """Gives the scripted events at the given frame numbers; counts the frames it was fed."""
+
+    def __init__(self, script: dict[int, list[RollEvent]]) -> None:
+        self.script = script
+        self.fed = 0
+        self.colours_in_play = COLOURS
+
+    def feed(self, t, image):
+        self.fed += 1
+        return self.script.get(self.fed, [])
+
+
+def wait_for(condition, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_a_recording_is_held_after_each_roll_until_the_table_wants_the_next(app, host, table):
+    start_game(host, players=("Ann", "Bob"))
+    tracker = ScriptedTracker({5: [settled()], 10: [settled(white=(5, 5))]})
+    loop = CameraLoop(table, lambda: Recording(20), lambda colours: tracker)
+    loop.start()
+    try:
+        assert wait_for(lambda: table.session.game.white_sum == 6)
+        time.sleep(0.3)
+        assert tracker.fed == 5  # held: the players are deciding
+        for seat in (0, 1, 0):
+            host.post("/api/act", json={"seat": seat, "action": "pass"})
+        assert wait_for(lambda: table.session.game.white_sum == 10)
+        assert loop.jpeg()[:2] == b"\xff\xd8"
+        assert table.state()["camera"]["size"] == [128, 72]
+    finally:
+        loop.stop()
+
+
+def test_a_failing_camera_is_reopened_and_the_game_goes_on(app, host, table):
+    start_game(host)
+    opened = []
+
+    def open_source():
+        opened.append(time.monotonic())
+        if len(opened) == 1:
+            raise OSError("no camera on /dev/video0")
+        return Recording(10)
+
+    loop = CameraLoop(table, open_source, lambda colours: ScriptedTracker({}))
+    loop.start()
+    try:
+        assert wait_for(lambda: table.state()["camera"]["state"] == "lost")
+        assert "no camera on /dev/video0" in table.state()["camera"]["message"]
+        assert host.post("/api/dice", json=ROLL).status_code == 200  # typed dice meanwhile
+        assert wait_for(lambda: len(opened) == 2)
+        assert wait_for(lambda: table.state()["camera"]["state"] == "off")  # the recording played to its end
+    finally:
+        loop.stop()
+
+
+def test_a_frame_that_breaks_the_tracker_is_skipped(app, host, table):
+    start_game(host)
+
+    class Fragile(ScriptedTracker):
+        def feed(self, t, image):
+            self.fed += 1
+            if self.fed == 2:
+                raise ValueError("corrupt frame")
+            return self.script.get(self.fed, [])
+
+    tracker = Fragile({4: [settled()]})
+    loop = CameraLoop(table, lambda: Recording(6), lambda colours: tracker)
+    loop.start()
+    try:
+        assert wait_for(lambda: table.session.game.white_sum == 6)
+    finally:
+        loop.stop()

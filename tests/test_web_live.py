@@ -1,0 +1,70 @@
+"""Live updates: Server-Sent Events really stream through the production server (waitress), unbuffered."""
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+
+import pytest
+from waitress import create_server
+
+from tests.web_helpers import ROLL, start_game
+from web.live import Broadcaster, TooManyStreams
+
+
+def read_event(response) -> dict:
+    """The next `state` event's data from an open SSE response (comment lines skipped)."""
+    data = None
+    while True:
+        line = response.fp.readline().decode()
+        if line.startswith("data: "):
+            data = json.loads(line[6:])
+        elif line == "\r\n" or line == "\n":
+            if data is not None:
+                return data
+
+
+@pytest.fixture
+def served(app):
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield server
+    app.extensions["qwixx"].live.close()
+    server.close()
+
+
+def test_events_stream_through_waitress_as_they_happen(app, host, table, served):
+    start_game(host)
+    connection = http.client.HTTPConnection("127.0.0.1", served.effective_port, timeout=10)
+    connection.request("GET", "/api/events")
+    response = connection.getresponse()
+    assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
+    first = read_event(response)
+    assert first["game"]["phase"] == "roll"
+    host.post("/api/dice", json=ROLL)  # while the stream stays open, the next state must arrive by itself
+    assert read_event(response)["game"]["white_sum"] == 6
+    connection.close()
+
+
+def test_a_page_that_fell_behind_gets_the_latest_state_not_a_backlog():
+    live = Broadcaster(keepalive_s=0.05)
+    events = live.stream()
+    assert next(events) == "retry: 1000\n\n"
+    for turn in range(5):
+        live.publish({"turn": turn})
+    assert json.loads(next(events).split("data: ")[1]) == {"turn": 4}
+    assert next(events) == ": keep-alive\n\n"
+    live.close(wait_s=0)
+    assert list(events) == []
+    assert live.streams == 0
+
+
+def test_streams_beyond_the_limit_are_refused_so_other_requests_still_get_threads(app):
+    live = Broadcaster(max_streams=2)
+    first, second = live.stream(), live.stream()
+    with pytest.raises(TooManyStreams):
+        live.stream()
+    first.close()
+    live.stream()
+    second.close()

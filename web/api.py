@@ -1,0 +1,217 @@
+"""The JSON API under /api: what the pages call. Every body is checked field by field; a refusal is a 4xx
+with {"error": code, "message": sentence} and changes nothing."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from referee import RuleError
+from web import auth
+from web.live import TooManyStreams
+from web.session import Setup
+from web.table import COLOURS, Table, new_match_id
+from web.validate import ApiError, boolean, fields, integer, list_of, one_of, optional, text
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+NAME = text(24, r"[^\x00-\x1f<>&\"']+")  # a player's name: printable, no markup characters
+MAX_SEATS = 5
+
+
+def table() -> Table:
+    return current_app.extensions["qwixx"]
+
+
+def body(required: dict, optional_fields: dict | None = None) -> dict:
+    if not request.is_json:
+        raise ApiError(415, "not-json", "Send the request as JSON (Content-Type: application/json).")
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError(400, "bad-json", "The request body is not valid JSON.")
+    return fields(data, required, optional_fields)
+
+
+def empty_body() -> None:
+    """Actions without parameters still refuse a body with fields in it."""
+    if request.content_length:
+        body({})
+
+
+def state_response(status: int = 200):
+    return jsonify(table().state()), status
+
+
+def acting_seat(seat: int) -> None:
+    """A phone acts only for the seats it joined; the host may act for anyone (a player without a phone)."""
+    session = table().session
+    if session is None:
+        raise ApiError(409, "no-game", "No game is being played: the host sets one up first.")
+    if not seat < len(session.seats):
+        raise ApiError(400, "bad-request", f"seat must be between 0 and {len(session.seats) - 1}.")
+    if seat in table().seats_of(auth.seat_token()) or auth.is_host():
+        return
+    raise ApiError(403, "not-your-seat", f"This phone does not play for {session.seats[seat]}: join that seat first.")
+
+
+# ----- reading -----------------------------------------------------------------------------------------------
+
+@bp.get("/state")
+def state():
+    return state_response()
+
+
+@bp.get("/events")
+def events():
+    try:
+        stream = table().live.stream()
+    except TooManyStreams as error:
+        raise ApiError(503, "too-many-pages", f"Too many pages are open ({error}): close one and reload.") from None
+    return Response(stream, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/camera.jpg")
+def camera_picture():
+    camera = current_app.extensions.get("qwixx_camera")
+    picture = camera.jpeg() if camera is not None else None
+    if picture is None:
+        raise ApiError(404, "no-picture", "There is no camera picture yet.")
+    return Response(picture, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/me")
+def me():
+    return jsonify({**table().me(auth.seat_token()), "host": auth.is_host()})
+
+
+# ----- host --------------------------------------------------------------------------------------------------
+
+@bp.post("/host")
+def host_login():
+    pin = body({"pin": text(12, r"[0-9]+")})["pin"]
+    token = table().host_login(pin)
+    response = jsonify(host=True)
+    auth.set_token_cookie(response, auth.HOST_COOKIE, token)
+    return response
+
+
+@bp.post("/games")
+def new_game():
+    auth.require_host()
+    data = body(
+        {"players": list_of(NAME, 2, 2 * MAX_SEATS)},
+        {"variant": one_of("standard", "two-sheets", "partners"),
+         "starter": optional(integer(0, MAX_SEATS - 1)),
+         "timer": integer(0, 600),
+         "match": boolean},
+    )
+    variant = data.get("variant", "standard")
+    players = data["players"]
+    if variant == "partners":
+        if len(players) % 2:
+            raise ApiError(400, "bad-setup", "Partners play in pairs: give an even number of names.")
+        players = [players[index:index + 2] for index in range(0, len(players), 2)]
+    setup = Setup(players, variant, data.get("starter"), data.get("timer", 0),
+                  {"id": new_match_id(), "game": 1} if data.get("match") else None)
+    try:
+        table().start_game(setup)
+    except RuleError as error:
+        raise ApiError(400, error.code, error.message) from None
+    return state_response(201)
+
+
+@bp.post("/games/again")
+def play_again():
+    auth.require_host()
+    empty_body()
+    table().play_again()
+    return state_response(201)
+
+
+@bp.post("/games/end")
+def end_game():
+    auth.require_host()
+    empty_body()
+    table().end_game()
+    return state_response()
+
+
+@bp.post("/undo")
+def undo():
+    auth.require_host()
+    empty_body()
+    table().undo()
+    return state_response()
+
+
+DIE = integer(1, 6)
+
+
+@bp.post("/dice")
+def dice():
+    """The host types the dice (no camera, or the camera unsure) or corrects them before anyone decided."""
+    auth.require_host()
+    data = body({"white": list_of(DIE, 2, 2)}, {colour: DIE for colour in COLOURS})
+    table().enter_dice(data, "host")
+    return state_response()
+
+
+@bp.post("/roll-off")
+def roll_off():
+    auth.require_host()
+    table().roll_off(body({"value": DIE})["value"], "host")
+    return state_response()
+
+
+# ----- players -----------------------------------------------------------------------------------------------
+
+@bp.post("/join")
+def join():
+    person = body({"person": integer(0, 2 * MAX_SEATS - 1)})["person"]
+    token = table().join(person, auth.seat_token(), auth.is_host())
+    response = jsonify({**table().me(token), "host": auth.is_host()})
+    auth.set_token_cookie(response, auth.SEAT_COOKIE, token)
+    return response
+
+
+MARK_FIELDS = {"colour": one_of(*COLOURS), "number": integer(2, 12)}
+
+
+@bp.post("/act")
+def act():
+    data = body({"seat": integer(0, MAX_SEATS * 2 - 1), "action": one_of("mark", "pass")}, MARK_FIELDS)
+    seat = data.pop("seat")
+    if data["action"] == "mark" and set(MARK_FIELDS) - set(data):
+        raise ApiError(400, "bad-request", "A mark needs a colour and a number.")
+    if data["action"] == "pass" and set(MARK_FIELDS) & set(data):
+        raise ApiError(400, "bad-request", "A pass has no colour or number.")
+    acting_seat(seat)
+    table().act(seat, data, "host" if seat not in table().seats_of(auth.seat_token()) else "player")
+    return state_response()
+
+
+@bp.post("/retract")
+def retract():
+    seat = body({"seat": integer(0, MAX_SEATS * 2 - 1)})["seat"]
+    acting_seat(seat)
+    table().retract(seat)
+    return state_response()
+
+
+@bp.post("/why")
+def why():
+    """Why a box cannot be marked now, in the referee's words; changes nothing."""
+    data = body({"seat": integer(0, MAX_SEATS * 2 - 1), **MARK_FIELDS})
+    acting_seat(data["seat"])
+    error = table().why_not(data["seat"], data["colour"], data["number"])
+    if error is None:
+        return jsonify(legal=True, message=f"{data['colour'].capitalize()} {data['number']} can be marked now.")
+    return jsonify(legal=False, rule=error.code, message=error.message)
+
+
+# ----- finished games ----------------------------------------------------------------------------------------
+
+@bp.get("/games")
+def finished_games():
+    return jsonify(games=[{"id": game.id, "finished": game.finished, "origin": game.origin, "variant": game.setup["variant"],
+                           "match": game.setup.get("match"), "result": game.result}
+                          for game in table().store.finished_games()])

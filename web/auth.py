@@ -1,0 +1,81 @@
+"""Who may do what: seat tokens for phones, the host PIN and host tokens.
+
+- Joining a seat gives the phone a random token in an HttpOnly cookie; the database keeps only its hash.
+  A request acts for a seat only when its token holds that seat.
+- Host actions need a host token, given for the host PIN. The PIN is printed on the console at start and
+  shown on the table screen to the device's own display (loopback) and to browsers already unlocked.
+  Wrong PINs are counted: after a few, PIN entry pauses, so six digits cannot be guessed over the network.
+- Tokens travel only in cookies (never in addresses, so never in logs or browser history).
+"""
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+
+from flask import current_app, request
+
+from web.validate import ApiError
+
+SEAT_COOKIE = "qwixx_seat"
+HOST_COOKIE = "qwixx_host"
+COOKIE_AGE_S = 30 * 24 * 3600
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def new_pin() -> str:
+    return f"{secrets.randbelow(10**6):06d}"
+
+
+class PinGuard:
+    """Counts wrong PINs; after `allowed` in a row, refuses every try for `pause_s` seconds."""
+
+    def __init__(self, pin: str, allowed: int = 5, pause_s: float = 60.0, clock=time.monotonic) -> None:
+        self.pin = pin
+        self.allowed = allowed
+        self.pause_s = pause_s
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._wrong = 0
+        self._paused_until = 0.0
+
+    def check(self, pin: str) -> None:
+        with self._lock:
+            wait = self._paused_until - self._clock()
+            if wait > 0:
+                raise ApiError(429, "pin-paused", f"Too many wrong PINs: try again in {int(wait) + 1} seconds.")
+            if hmac.compare_digest(pin.encode(), self.pin.encode()):
+                self._wrong = 0
+                return
+            self._wrong += 1
+            if self._wrong >= self.allowed:
+                self._wrong = 0
+                self._paused_until = self._clock() + self.pause_s
+            raise ApiError(403, "wrong-pin", "That is not the host PIN: it is shown on the table screen and the console.")
+
+
+def set_token_cookie(response, name: str, token: str) -> None:
+    # SameSite=Strict: another site cannot make a player's browser act at this table.
+    response.set_cookie(name, token, max_age=COOKIE_AGE_S, httponly=True, samesite="Strict")
+
+
+def request_is_local() -> bool:
+    return request.remote_addr in ("127.0.0.1", "::1")
+
+
+def is_host() -> bool:
+    token = request.cookies.get(HOST_COOKIE)
+    return bool(token) and current_app.extensions["qwixx"].store.is_host_token(token)
+
+
+def require_host() -> None:
+    if not is_host():
+        raise ApiError(403, "host-only", "Only the host can do this: unlock with the host PIN first.")
+
+
+def seat_token() -> str | None:
+    return request.cookies.get(SEAT_COOKIE) or None

@@ -1,0 +1,166 @@
+"""The camera loop: one background thread from the frame source through the roll tracker to the table.
+
+It keeps the latest frame for the table screen (encoded to JPEG only when a page asks, once per frame).
+A source that fails is reopened with back-off while the game goes on with typed dice; a frame that
+breaks the tracker is skipped. A recording (the demo) is played at its own pace and held after each
+settled roll until the table wants the next one, so the demo plays a real game at the players' speed.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Callable, Iterable, Protocol
+
+import cv2
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+JPEG_WIDTH = 960  # the table screen's camera view; the dice outlines are drawn by the page at full scale
+JPEG_QUALITY = 75
+BACKOFF_S = (0.5, 1, 2, 5, 10)
+
+
+class Source(Protocol):
+    live: bool
+    description: str
+
+    def __iter__(self): ...
+    def __enter__(self): ...
+    def __exit__(self, *exc_info): ...
+    def close(self) -> None: ...
+
+
+class Tracker(Protocol):
+    colours_in_play: tuple[str, ...]
+
+    def feed(self, t: float, image: np.ndarray) -> list: ...
+
+
+def event_json(event) -> dict:
+    """A tracker event as the table takes it: `watch --json`'s shape, each problem with its sentence."""
+    data = event.to_json()
+    data["problems"] = [{**problem.to_json(), "message": problem.describe()} for problem in event.problems]
+    return data
+
+
+class CameraLoop:
+    def __init__(self, table, open_source: Callable[[], Source], make_tracker: Callable[[Iterable[str]], Tracker],
+                 clock=time.monotonic) -> None:
+        self.table = table
+        self.open_source = open_source
+        self.make_tracker = make_tracker
+        self.clock = clock
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._frame_lock = threading.Lock()
+        self._frame: np.ndarray | None = None
+        self._frame_number = 0
+        self._jpeg: tuple[int, bytes] | None = None
+
+    # ----- the thread ---------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self.run, name="camera", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def run(self) -> None:
+        failures = 0
+        while not self._stop.is_set():
+            try:
+                source = self.open_source()
+            except Exception as error:  # no camera yet, or it went away: keep trying, keep playing
+                self._wait_after_failure(failures, f"No camera: {error}. Type the dice meanwhile.")
+                failures += 1
+                continue
+            try:
+                with source:
+                    self.table.camera_state("watching", f"Watching the table ({source.description}).")
+                    ended = self._watch(source)
+                failures = 0
+            except Exception as error:
+                log.warning("camera failed: %s", error)
+                self._wait_after_failure(failures, f"The camera stopped ({error}). Type the dice meanwhile.")
+                failures += 1
+                continue
+            if ended and not source.live:
+                self.table.camera_state("off", "The recording has ended: type the dice.")
+                return
+            if ended:
+                self._wait_after_failure(failures, "The camera stopped sending pictures. Type the dice meanwhile.")
+                failures += 1
+
+    def _wait_after_failure(self, failures: int, message: str) -> None:
+        self.table.camera_state("lost", message)
+        self._stop.wait(BACKOFF_S[min(failures, len(BACKOFF_S) - 1)])
+
+    def _watch(self, source: Source) -> bool:
+        """Feed every frame to the tracker; True when the source ran out, False when stopped."""
+        tracker = self.make_tracker(self.table.colours_in_play())
+        paced = not source.live
+        wall_start = frame_start = None
+        for t, image in source:
+            if self._stop.is_set():
+                return False
+            if paced:
+                if wall_start is None:
+                    wall_start, frame_start = self.clock(), t
+                delay = wall_start + (t - frame_start) - self.clock()
+                if delay > 0 and self._stop.wait(delay):
+                    return False
+            self._keep_frame(image)
+            tracker.colours_in_play = self.table.colours_in_play()
+            try:
+                events = tracker.feed(t, image)
+            except Exception as error:  # one bad frame must not stop the table
+                log.warning("tracker failed on a frame: %s", error)
+                continue
+            for event in events:
+                self.table.camera_event(event_json(event))
+            if paced and any(event.event == "roll-settled" for event in events):
+                if not self._hold_until_roll_wanted():
+                    return False
+                wall_start = None  # play on from here at the recording's pace
+        return True
+
+    def _hold_until_roll_wanted(self) -> bool:
+        while not self.table.wants_roll():
+            if self._stop.wait(0.05):
+                return False
+        return True
+
+    # ----- the picture for the table screen -----------------------------------------------------------------
+
+    def _keep_frame(self, image: np.ndarray) -> None:
+        with self._frame_lock:
+            first = self._frame is None or self._frame.shape != image.shape
+            self._frame = image
+            self._frame_number += 1
+        if first:
+            height, width = image.shape[:2]
+            self.table.camera_size(width, height)
+
+    def jpeg(self) -> bytes | None:
+        """The latest frame as a JPEG (None before the first frame); encoded at most once per frame."""
+        with self._frame_lock:
+            if self._frame is None:
+                return None
+            if self._jpeg is not None and self._jpeg[0] == self._frame_number:
+                return self._jpeg[1]
+            image, number = self._frame, self._frame_number
+        height, width = image.shape[:2]
+        if width > JPEG_WIDTH:
+            image = cv2.resize(image, (JPEG_WIDTH, round(height * JPEG_WIDTH / width)), interpolation=cv2.INTER_AREA)
+        ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        if not ok:
+            return None
+        data = encoded.tobytes()
+        with self._frame_lock:
+            self._jpeg = (number, data)
+        return data

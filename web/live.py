@@ -1,0 +1,111 @@
+"""Live updates: the latest table state, numbered, pushed to every open page as Server-Sent Events.
+
+Each page gets the newest state, not every intermediate one: a page that was busy for a moment skips
+straight to the present, so nothing piles up and no page can fall behind. Each state carries the
+counters a page needs to notice what happened (the roll number, the turn), so no announcement is lost.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Iterator
+
+
+class TooManyStreams(RuntimeError):
+    pass
+
+
+class Broadcaster:
+    def __init__(self, max_streams: int = 24, keepalive_s: float = 15.0) -> None:
+        # Each open stream holds one server thread: past this many, new streams are refused so that the
+        # remaining threads keep answering ordinary requests.
+        self.max_streams = max_streams
+        self.keepalive_s = keepalive_s
+        self._changed = threading.Condition()
+        self._version = 0
+        self._data = "{}"
+        self._streams = 0
+        self._closed = False
+
+    @property
+    def streams(self) -> int:
+        return self._streams
+
+    def publish(self, state: dict) -> int:
+        data = json.dumps(state, separators=(",", ":"))
+        with self._changed:
+            self._version += 1
+            self._data = data
+            self._changed.notify_all()
+            return self._version
+
+    def latest(self) -> tuple[int, str]:
+        with self._changed:
+            return self._version, self._data
+
+    def close(self, wait_s: float = 2.0) -> None:
+        """Ends every open stream (server shutdown), waiting up to `wait_s` for them to finish."""
+        deadline = time.monotonic() + wait_s
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+            while self._streams and time.monotonic() < deadline:
+                self._changed.wait(0.05)
+
+    def stream(self) -> Iterator[str]:
+        """Server-Sent Events: the current state at once, then each newer one, and a comment line every
+        `keepalive_s` so that a page that went away is noticed (the write fails) and its thread freed."""
+        with self._changed:
+            if self._streams >= self.max_streams:
+                raise TooManyStreams(f"{self._streams} pages are already connected")
+            self._streams += 1
+        return _Stream(self._events(), self._release)
+
+    def _release(self) -> None:
+        with self._changed:
+            self._streams -= 1
+            self._changed.notify_all()
+
+    def _events(self) -> Iterator[str]:
+        yield "retry: 1000\n\n"
+        seen = -1
+        while True:
+            with self._changed:
+                deadline = time.monotonic() + self.keepalive_s
+                while self._version == seen and not self._closed:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    self._changed.wait(remaining)
+                if self._closed:
+                    return
+                fresh = self._version != seen
+                seen, data = self._version, self._data
+            yield f"id: {seen}\nevent: state\ndata: {data}\n\n" if fresh else ": keep-alive\n\n"
+
+
+class _Stream:
+    """The events as a WSGI body: the server calls `close()` when the page goes away (even before the first
+    event), which gives the stream's place back."""
+
+    def __init__(self, events: Iterator[str], release) -> None:
+        self._events = events
+        self._release = release
+        self._open = True
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> str:
+        try:
+            return next(self._events)
+        except StopIteration:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._open:
+            self._open = False
+            self._events.close()
+            self._release()

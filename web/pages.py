@@ -1,0 +1,53 @@
+"""The pages: join (the address phones open), setup, table screen, player screen, rules, finished games."""
+from __future__ import annotations
+
+import io
+
+import segno
+from flask import Blueprint, Response, current_app, render_template, request
+
+from web import auth
+
+bp = Blueprint("pages", __name__)
+
+
+def table():
+    return current_app.extensions["qwixx"]
+
+
+@bp.get("/")
+def index():
+    """The address in the QR code: the player screen (a phone without a seat picks a name there first)."""
+    return render_template("play.html")
+
+
+@bp.get("/setup")
+def setup():
+    return render_template("setup.html")
+
+
+@bp.get("/table")
+def table_screen():
+    # The PIN is shown to the device's own screen and to screens already unlocked, never to any phone.
+    show_pin = auth.request_is_local() or auth.is_host()
+    return render_template("table.html", pin=table().pin if show_pin else None)
+
+
+@bp.get("/rules")
+def rules():
+    return render_template("rules.html")
+
+
+@bp.get("/games")
+def games():
+    return render_template("games.html")
+
+
+@bp.get("/qr.svg")
+def qr_code():
+    """The join address as a QR code, drawn here (no internet at the table)."""
+    address = table().address or request.host_url
+    buffer = io.BytesIO()
+    segno.make(address, error="m").save(buffer, kind="svg", scale=8, border=2, dark="#000", light="#fff",
+                                        xmldecl=False, svgns=True, title=f"Join at {address}")
+    return Response(buffer.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})

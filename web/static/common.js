@@ -1,0 +1,268 @@
+/* Qwixx table: what every page shares. Plain JavaScript, no build step, nothing from the internet. */
+"use strict";
+
+const Qwixx = (() => {
+  const COLOURS = ["red", "yellow", "green", "blue"];
+  const TITLE = { red: "Red", yellow: "Yellow", green: "Green", blue: "Blue", white: "White" };
+  const LOCK_SVG = '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 2a5 5 0 0 0-5 5v3H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-8a2 2 0 0 0-2-2h-1V7a5 5 0 0 0-5-5zm-3 5a3 3 0 0 1 6 0v3H9V7z"/></svg>';
+
+  /* ----- small DOM helpers ----- */
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attributes || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "html") node.innerHTML = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child !== null && child !== undefined && child !== false) node.append(child);
+    }
+    return node;
+  }
+  const $ = (selector, root) => (root || document).querySelector(selector);
+  function plural(count, word) { return `${count} ${word}${count === 1 ? "" : "s"}`; }
+  function names(list) { return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`; }
+
+  /* ----- talking to the server ----- */
+  async function api(path, body) {
+    const options = { method: body === undefined ? "GET" : "POST", headers: {}, credentials: "same-origin" };
+    if (body !== undefined) {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (error) {
+      throw Object.assign(new Error("The table cannot be reached: check the Wi-Fi and try again."), { code: "offline" });
+    }
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      throw Object.assign(new Error(data.message || `The table refused (${response.status}).`),
+        { code: data.error, rule: data.rule, status: response.status });
+    }
+    return data;
+  }
+
+  /* Live state: Server-Sent Events, with a banner while the connection is down. */
+  function connect(onState) {
+    const banner = $("#connection");
+    let source;
+    function open() {
+      source = new EventSource("/api/events");
+      source.addEventListener("state", (event) => {
+        banner.hidden = true;
+        onState(JSON.parse(event.data));
+      });
+      source.onerror = () => {
+        banner.hidden = false;
+        if (source.readyState === EventSource.CLOSED) setTimeout(open, 2000);
+      };
+    }
+    open();
+  }
+
+  /* ----- announcements: aria-live for screen readers, speech where it is switched on ----- */
+  const speech = {
+    key: "qwixx-speech",
+    enabled(defaultOn) {
+      const stored = localStorage.getItem(this.key);
+      return stored === null ? defaultOn : stored === "on";
+    },
+    set(on) { localStorage.setItem(this.key, on ? "on" : "off"); if (!on && window.speechSynthesis) speechSynthesis.cancel(); },
+    say(text) {
+      if (!window.speechSynthesis || !window.SpeechSynthesisUtterance) return;
+      const utterance = new SpeechSynthesisUtterance(text);
+      utterance.rate = 1.0;
+      speechSynthesis.speak(utterance);
+    },
+  };
+  const heard = [];  // what was announced and when (the latency benchmark reads it)
+  function announce(text, speak) {
+    const region = $("#announcer");
+    region.textContent = "";
+    // A fresh text node after clearing makes screen readers read a repeated sentence again.
+    setTimeout(() => { region.textContent = text; }, 30);
+    heard.push({ text, at: Date.now() });
+    if (speak) speech.say(text);
+  }
+
+  /* Which news items are new: nothing is announced for the state a page opens with, or after a restart. */
+  function newsTracker() {
+    let seen = null;
+    return (state) => {
+      const game = state.game;
+      const key = game ? game.id : null;
+      const items = game ? game.news : [];
+      const latest = items.length ? items[items.length - 1].id : 0;
+      if (!seen || seen.key !== key || seen.boot !== state.boot) {
+        const fresh = seen && seen.key !== key ? items : [];
+        seen = { key, boot: state.boot, id: latest };
+        return fresh;
+      }
+      const fresh = items.filter((item) => item.id > seen.id);
+      seen.id = Math.max(seen.id, latest);
+      return fresh;
+    };
+  }
+
+  let toastTimer = null;
+  function toast(text) {
+    const box = $("#alert");
+    box.textContent = text;
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, 6000);
+  }
+
+  /* ----- host PIN ----- */
+  let hostWaiters = [];
+  function initHost() {
+    const dialog = $("#host-dialog");
+    const button = $("#host-button");
+    const form = $("#host-form");
+    const error = $("#host-error");
+    button.addEventListener("click", () => openHost());
+    $("#host-cancel").addEventListener("click", () => { dialog.close(); settleHost(false); });
+    dialog.addEventListener("cancel", () => settleHost(false));
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        await api("/api/host", { pin: $("#host-pin").value.trim() });
+        $("#host-pin").value = "";
+        dialog.close();
+        setHost(true);
+        settleHost(true);
+      } catch (failure) {
+        error.textContent = failure.message;
+      }
+    });
+  }
+  function openHost() {
+    $("#host-error").textContent = "";
+    $("#host-dialog").showModal();
+    $("#host-pin").focus();
+    return new Promise((resolve) => hostWaiters.push(resolve));
+  }
+  function settleHost(ok) { hostWaiters.forEach((resolve) => resolve(ok)); hostWaiters = []; }
+  let isHost = false;
+  const hostListeners = [];
+  function setHost(value) {
+    isHost = value;
+    const button = $("#host-button");
+    button.classList.toggle("unlocked", value);
+    button.setAttribute("aria-label", value ? "Host controls unlocked" : "Unlock host controls");
+    hostListeners.forEach((listener) => listener(value));
+  }
+  /* Run a host action; if the browser is not unlocked yet, ask for the PIN first and try again. */
+  async function asHost(action) {
+    try {
+      return await action();
+    } catch (failure) {
+      if (failure.code !== "host-only") throw failure;
+      setHost(false);
+      if (!(await openHost())) throw failure;
+      return action();
+    }
+  }
+
+  /* ----- the score sheet, drawn like the paper pad ----- */
+  function optionFor(options, colour, number) {
+    return (options || []).find((option) => option.action === "mark" && option.colour === colour && option.number === number);
+  }
+
+  function drawSheet(sheet, view) {
+    /* view: {options, selected: {colour, number}, pending: action json, onBox(colour, number, option), label} */
+    view = view || {};
+    const rows = sheet.rows.map((row) => {
+      const numbers = row.boxes.map((box) => box[0]);
+      const direction = `${numbers[0]} to ${numbers[numbers.length - 1]}`;
+      const cells = row.boxes.map(([number, state]) => {
+        const option = optionFor(view.options, row.colour, number);
+        const selected = view.selected && view.selected.colour === row.colour && view.selected.number === number;
+        const pending = view.pending && view.pending.action === "mark" && view.pending.colour === row.colour && view.pending.number === number;
+        const classes = ["box", state];
+        if (option) classes.push("legal");
+        if (selected || pending) classes.push("selected");
+        let label = `${TITLE[row.colour]} ${number}: `;
+        if (pending) label += "your choice, waiting for the others";
+        else if (option) label += `can be marked, ${option.text}`;
+        else label += { marked: "marked", gone: "gone (left of your last mark)", open: "open", closed: "row closed" }[state];
+        return el("button", {
+          type: "button", class: classes.join(" "), "aria-label": label, "data-colour": row.colour, "data-number": number,
+          id: view.idPrefix ? `${view.idPrefix}-${row.colour}-${number}` : null,
+          disabled: !view.onBox, onclick: view.onBox ? () => view.onBox(row.colour, number, option) : null,
+        }, String(number), option ? el("span", { class: "cost" }, option.cost) : null);
+      });
+      const lockNumber = numbers[numbers.length - 1];
+      const lock = el("button", {
+        type: "button", class: `box lock ${row.locked ? "marked" : row.closed ? "closed" : "open"}`,
+        "aria-label": `${TITLE[row.colour]} lock: ${row.locked ? "locked by you" : row.closed ? "closed" : `marked with ${lockNumber} after five marks`}`,
+        disabled: !view.onBox, onclick: view.onBox ? () => view.onBox(row.colour, lockNumber, optionFor(view.options, row.colour, lockNumber)) : null,
+        html: LOCK_SVG,
+      });
+      const count = row.marks.length + (row.locked ? 1 : 0);
+      return el("div", { class: `row c-${row.colour}${row.closed ? " closed" : ""}`, role: "group",
+                         "aria-label": `${TITLE[row.colour]} row, ${direction}${row.closed ? ", closed" : ""}` },
+        el("div", { class: "row-name shape", "aria-hidden": "true" }, TITLE[row.colour],
+           el("span", { class: "dir" }, `${numbers[0]}→${numbers[numbers.length - 1]}`)),
+        cells, lock,
+        el("div", { class: "row-score", "aria-label": `${plural(count, "mark")}, ${plural(row.points, "point")}` },
+           `${row.points} pts`));
+    });
+    const penalties = [0, 1, 2, 3].map((index) => el("span", {
+      class: `penalty${index < sheet.penalties ? " taken" : ""}`, role: "img",
+      "aria-label": index < sheet.penalties ? "penalty taken, minus 5" : "penalty box, empty" }, "−5"));
+    return el("section", { class: "sheet", "aria-label": view.label || `${sheet.player}'s sheet` },
+      el("div", { class: "sheet-rows" }, rows),
+      el("div", { class: "penalties" }, el("strong", {}, "Penalties"), penalties,
+         el("span", { class: "total", "aria-live": "off" }, `Total ${sheet.score.total}`)));
+  }
+
+  function diceList(dice) {
+    if (!dice) return el("p", { class: "hint" }, "No dice yet.");
+    const items = [];
+    dice.white.forEach((value, index) => items.push(["white", value, `White die ${index + 1}`]));
+    COLOURS.forEach((colour) => { if (dice[colour]) items.push([colour, dice[colour], TITLE[colour]]); });
+    return el("ul", { class: "dice", "aria-label": "The dice" },
+      items.map(([colour, value, label]) => el("li", { class: `die swatch c-${colour}`, "aria-label": `${label}: ${value}` }, String(value))));
+  }
+
+  function closedBanners(game) {
+    return el("ul", { class: "closed-list" }, (game.closed || []).map((colour) =>
+      el("li", { class: `swatch c-${colour} shape` }, ` ${TITLE[colour]} is closed: take the ${colour} die off the table.`)));
+  }
+
+  function timerText(state) {
+    if (!state.timer || !state.timer.ends_at) return "";
+    const skew = state.now * 1000 - Date.now();
+    const left = Math.max(0, Math.ceil((state.timer.ends_at * 1000 - (Date.now() + skew)) / 1000));
+    return `${left} s left`;
+  }
+
+  function startTimer(getState, selector) {
+    setInterval(() => {
+      const node = $(selector);
+      const state = getState();
+      if (node && state) node.textContent = timerText(state);
+    }, 250);
+  }
+
+  /* The decision every page shows for a seat that has marked or passed already. */
+  function decisionText(action) {
+    return action.action === "pass" ? "passed" : `marked ${action.colour} ${action.number}`;
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    initHost();
+    api("/api/me").then((me) => setHost(me.host)).catch(() => {});
+  });
+
+  return {
+    COLOURS, TITLE, el, $, api, connect, announce, newsTracker, toast, speech, heard, asHost, openHost,
+    onHost: (listener) => { hostListeners.push(listener); listener(isHost); }, get isHost() { return isHost; },
+    drawSheet, diceList, closedBanners, timerText, startTimer, plural, names, decisionText, optionFor,
+  };
+})();

@@ -1,0 +1,218 @@
+/* The player screen: join a seat, then play your own sheet. The referee decides everything: this page shows
+   its legal options and, for any other box, asks it why not. */
+"use strict";
+
+(() => {
+  const { el, $, api, drawSheet, diceList, closedBanners, names, decisionText, toast, announce, TITLE } = Qwixx;
+  const root = $("#play");
+  const freshNews = Qwixx.newsTracker();
+  let state = null;
+  let me = { seats: [], people: [], pending: {} };
+  let meKey = null;
+  let chosenSeat = null;  // which of this phone's seats is shown (two sheets each: two)
+  let selected = null;    // {colour, number}: a legal box tapped, waiting for confirmation
+  let busy = false;
+
+  Qwixx.connect((next) => {
+    const news = freshNews(next);
+    state = next;
+    const game = state.game;
+    const key = game ? `${game.id}:${game.phase}:${game.turn}:${(game.waiting_for || []).join(",")}` : "none";
+    if (key !== meKey) {
+      meKey = key;
+      selected = null;
+      refreshMe();
+    }
+    render();
+    news.forEach((item) => announce(item.text, false));
+  });
+
+  async function refreshMe() {
+    try {
+      me = await api("/api/me");
+    } catch (failure) {
+      return;
+    }
+    if (!me.seats.includes(chosenSeat)) chosenSeat = me.seats.length ? me.seats[0] : null;
+    render();
+  }
+
+  async function send(path, body) {
+    if (busy) return;
+    busy = true;
+    try {
+      state = await api(path, body);
+      selected = null;
+      await refreshMe();
+    } catch (failure) {
+      toast(failure.message);
+      announce(failure.message, false);
+    } finally {
+      busy = false;
+      render();
+    }
+  }
+
+  function render() {
+    if (!state) return;
+    const game = state.game;
+    const focused = document.activeElement && document.activeElement.id;
+    root.replaceChildren(...(game === null ? noGame() : chosenSeat === null ? joinView(game) : playView(game)));
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+  }
+
+  function noGame() {
+    return [
+      el("h1", {}, "No game yet"),
+      el("p", {}, "The host sets up a game; then pick your name here to play your sheet on this phone."),
+      el("div", { class: "buttons" },
+        el("a", { class: "button primary big", href: "/setup" }, "Set up a game"),
+        el("a", { class: "button big", href: "/table" }, "Open the table screen")),
+    ];
+  }
+
+  function joinView(game) {
+    return [
+      el("h1", {}, "Join the game"),
+      el("p", {}, "Tap your name: this phone then plays your sheet. Only you can mark it."),
+      el("ul", { class: "seats" }, game.people.map((person, index) => el("li", {},
+        el("button", { type: "button", class: person.joined ? "" : "primary", id: `join-${index}`,
+                       onclick: () => join(index, person) },
+          el("span", {}, person.name),
+          el("span", { class: "held" }, person.joined ? "on another phone" : "free"))))),
+      el("p", { class: "hint" }, "Watching only? Open the ", el("a", { href: "/table" }, "table screen"), "."),
+    ];
+  }
+
+  async function join(index, person) {
+    if (person.joined && !Qwixx.isHost &&
+        !confirm(`${person.name} already plays on another phone. Ask the host to move ${person.name} to this phone?`)) return;
+    const attempt = () => api("/api/join", { person: index });
+    try {
+      me = person.joined ? await Qwixx.asHost(attempt) : await attempt();
+      chosenSeat = me.seats[0];
+      render();
+      const first = document.querySelector(".box.legal, #pass");
+      announce(`You play ${game().seats[chosenSeat]}.`, false);
+      if (first) first.focus();
+    } catch (failure) {
+      toast(failure.message);
+    }
+  }
+
+  const game = () => state.game;
+
+  function myStatus(g, seat) {
+    const name = g.seats[seat];
+    const pending = me.pending[String(seat)];
+    if (g.phase === "roll-off") return g.rolloff_seat === seat ? "Your roll: roll one white die." : "Watch the roll-off.";
+    if (g.over) return g.over.winners.includes(seat) ? "You win!" : "The game is over.";
+    if (g.phase === "roll") return g.roller === seat ? "Your turn: roll all the dice." : `${g.rolling_person} rolls next.`;
+    const waiting = g.waiting_for.map((index) => g.seats[index]).filter((other) => other !== name);
+    if (pending) return `You ${decisionText(pending)}. ${waiting.length ? `Waiting for ${names(waiting)}.` : ""}`;
+    if (g.waiting_for.includes(seat)) {
+      if (g.phase === "white") return `Mark ${g.white_sum} in one row, or pass.`;
+      return "Your coloured-dice choice: a white die plus one coloured die, in that colour's row, or pass.";
+    }
+    if (g.phase === "colour") return `Waiting for ${g.seats[g.roller]}'s coloured-dice choice.`;
+    return `Waiting for ${names(waiting)}.`;
+  }
+
+  function playView(g) {
+    const seat = chosenSeat;
+    const sheet = g.sheets ? g.sheets[seat] : null;
+    const options = (g.options && g.options[seat]) || [];
+    const marks = options.filter((option) => option.action === "mark");
+    const pass = options.find((option) => option.action === "pass");
+    const pending = me.pending[String(seat)];
+    const parts = [];
+    if (me.seats.length > 1) {
+      parts.push(el("div", { class: "seat-tabs", role: "tablist", "aria-label": "Your sheets" }, me.seats.map((index) =>
+        el("button", { type: "button", role: "tab", "aria-selected": String(index === seat), id: `tab-${index}`,
+                       onclick: () => { chosenSeat = index; selected = null; render(); } },
+          g.seats[index], g.waiting_for && g.waiting_for.includes(index) ? " •" : ""))));
+    }
+    const timer = el("span", { class: "timer", id: "timer" });
+    parts.push(el("section", { class: "status", "aria-label": "What happens now" },
+      el("p", { class: "prompt" }, myStatus(g, seat)),
+      el("p", { class: "detail" }, g.prompt, " ", timer),
+      g.dice ? diceList(g.dice) : null,
+      g.closed && g.closed.length ? closedBanners(g) : null));
+    if (marks.length || pass) {
+      parts.push(el("div", { class: "buttons", role: "group", "aria-label": "Your options" },
+        marks.map((option) => el("button", {
+          type: "button", class: `swatch c-${option.colour}`, "aria-label": `${TITLE[option.colour]} ${option.number}: ${option.text}`,
+          onclick: () => { selected = { colour: option.colour, number: option.number }; render(); $("#confirm").focus(); },
+        }, `${TITLE[option.colour]} ${option.number} · ${option.cost}`))));
+    }
+    if (sheet) {
+      parts.push(drawSheet(sheet, {
+        options, selected, pending, label: `${g.seats[seat]}'s sheet`, idPrefix: "box",
+        onBox: (colour, number, option) => tapBox(seat, colour, number, option),
+      }));
+    }
+    parts.push(actionBar(g, seat, marks, pass, pending));
+    if (g.over) parts.push(overView(g));
+    return parts;
+  }
+
+  function tapBox(seat, colour, number, option) {
+    if (option) {
+      selected = { colour, number };
+      render();
+      $("#confirm").focus();
+      return;
+    }
+    api("/api/why", { seat, colour, number })
+      .then((answer) => { toast(answer.message); announce(answer.message, false); })
+      .catch((failure) => toast(failure.message));
+  }
+
+  function actionBar(g, seat, marks, pass, pending) {
+    const bar = el("div", { class: "action-bar" });
+    if (selected) {
+      const option = Qwixx.optionFor(marks, selected.colour, selected.number);
+      if (option) {
+        bar.append(
+          el("span", { class: "choice-text" }, `Mark ${selected.colour} ${selected.number}? ${option.text.split(": ").slice(1).join(": ")}`),
+          el("button", { type: "button", class: "secondary", onclick: () => { selected = null; render(); } }, "Cancel"),
+          el("button", { type: "button", class: "primary big", id: "confirm",
+                         onclick: () => send("/api/act", { seat, action: "mark", colour: selected.colour, number: selected.number }) },
+            `Mark ${TITLE[selected.colour]} ${selected.number}`));
+        return bar;
+      }
+      selected = null;
+    }
+    if (pass) {
+      bar.append(
+        el("span", { class: "choice-text" }, marks.length ? "Tap a highlighted box, or pass." : "Nothing to mark this time."),
+        el("button", { type: "button", class: pass.penalty ? "big danger" : "big", id: "pass",
+                       onclick: () => send("/api/act", { seat, action: "pass" }) },
+          pass.penalty ? "Pass (penalty −5)" : "Pass"));
+    } else if (pending && g.phase === "white") {
+      bar.append(
+        el("span", { class: "choice-text" }, `You ${decisionText(pending)}.`),
+        el("button", { type: "button", id: "change", onclick: () => send("/api/retract", { seat }) }, "Change my choice"));
+    } else {
+      return el("div");
+    }
+    return bar;
+  }
+
+  function overView(g) {
+    const ranking = g.seats.map((name, index) => ({ name, index, score: g.sheets[index].score }))
+      .sort((a, b) => b.score.total - a.score.total);
+    return el("section", { class: "card over", "aria-label": "Final scores" },
+      el("h2", {}, g.over.text),
+      el("table", { class: "scores" },
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Total"))),
+        el("tbody", {}, ranking.map((row) => el("tr", { class: g.over.winners.includes(row.index) ? "winner" : "" },
+          el("td", {}, row.name), el("td", {}, String(row.score.total)))))),
+      el("div", { class: "buttons" },
+        el("button", { type: "button", class: "primary big", id: "again",
+                       onclick: () => Qwixx.asHost(() => api("/api/games/again", {})).catch((failure) => toast(failure.message)) },
+          g.match && g.match.game < 3 ? `Next game (${g.match.game + 1} of 3)` : "Play again")));
+  }
+
+  Qwixx.startTimer(() => state, "#timer");
+})();

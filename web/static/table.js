@@ -1,0 +1,252 @@
+/* The table screen: camera view with the dice outlined, the white sum, whose turn, who is deciding, closed
+   colours, scores, the join code, spoken announcements, and the host's tools. */
+"use strict";
+
+(() => {
+  const { el, $, api, toast, announce, speech, diceList, closedBanners, names, COLOURS, TITLE } = Qwixx;
+  const OUTLINE = { white: "#ffffff", red: "#ff5252", yellow: "#ffd600", green: "#69f0ae", blue: "#40c4ff" };
+  const freshNews = Qwixx.newsTracker();
+  let state = null;
+  let entry = null;      // dice being typed by the host: {key, white: [a, b], red, ...}
+  let freeRoll = null;   // the last roll announced while no game is on
+  let picture = false;
+
+  /* ----- speech: on by default here, with a toggle; browsers only speak after a first tap ----- */
+  const toggle = $("#speech-toggle");
+  const unlock = $("#speech-unlock");
+  toggle.checked = speech.enabled(true);
+  toggle.addEventListener("change", () => { speech.set(toggle.checked); showUnlock(); });
+  unlock.addEventListener("click", () => { speech.say("The table will speak."); unlock.hidden = true; });
+  function showUnlock() {
+    const activation = navigator.userActivation;
+    unlock.hidden = !(toggle.checked && activation && !activation.hasBeenActive);
+  }
+  showUnlock();
+
+  Qwixx.connect((next) => {
+    const news = freshNews(next);
+    state = next;
+    render();
+    news.forEach((item) => announce(item.text, toggle.checked));
+    announceFreeRoll();
+  });
+  Qwixx.onHost(() => state && renderHostTools());
+  Qwixx.startTimer(() => state, "#timer");
+
+  function render() {
+    const game = state.game;
+    $("#address").textContent = state.address || location.origin + "/";
+    renderCamera(state.camera);
+    renderStatus(game);
+    renderScores(game);
+    renderHostTools();
+    const news = game ? game.news.slice().reverse().slice(0, 6) : [];
+    $("#news").replaceChildren(...(news.length ? news.map((item) => el("li", {}, item.text))
+      : [el("li", { class: "hint" }, "Nothing yet.")]));
+  }
+
+  /* ----- the camera view ----- */
+  function renderCamera(camera) {
+    const box = $("#camera");
+    box.hidden = camera.state === "off" && !picture;
+    $("#camera-message").textContent = camera.message || "";
+    $("#camera-message").hidden = !camera.message;
+    if (camera.state !== "off" && !picture) startPicture();
+    drawOverlay(camera);
+  }
+
+  function startPicture() {
+    picture = true;
+    const image = $("#camera-picture");
+    const next = () => { image.src = `/api/camera.jpg?at=${Date.now()}`; };
+    image.addEventListener("load", () => { image.hidden = false; setTimeout(next, 150); });
+    image.addEventListener("error", () => { image.hidden = true; setTimeout(next, 2000); });
+    next();
+  }
+
+  function svg(tag, attributes, text) {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  function drawOverlay(camera) {
+    const overlay = $("#overlay");
+    overlay.replaceChildren();
+    if (!camera.size) return;
+    const [width, height] = camera.size;
+    overlay.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    const stroke = Math.max(2, width / 320);
+    for (const die of camera.dice || []) {
+      const [x, y] = die.center;
+      const corners = die.corners && die.corners.length >= 3 ? die.corners
+        : [[x - 14, y - 14], [x + 14, y - 14], [x + 14, y + 14], [x - 14, y + 14]];
+      const unsure = die.value === null || die.problem;
+      overlay.append(svg("polygon", {
+        points: corners.map((point) => point.join(",")).join(" "), fill: "none", stroke: OUTLINE[die.colour] || "#fff",
+        "stroke-width": stroke, "stroke-dasharray": unsure ? `${stroke * 3} ${stroke * 2}` : "none",
+      }));
+      const top = Math.min(...corners.map((point) => point[1]));
+      overlay.append(svg("text", { x, y: Math.max(width / 40, top - stroke * 3), "text-anchor": "middle",
+                                   "font-size": Math.round(width / 42) },
+        `${TITLE[die.colour] || die.colour} ${die.value ?? "?"}`));
+    }
+  }
+
+  /* ----- what is going on ----- */
+  function cameraWhiteSum(camera) {
+    const whites = (camera.dice || []).filter((die) => die.colour === "white" && die.value);
+    return whites.length === 2 ? whites[0].value + whites[1].value : null;
+  }
+
+  function renderStatus(game) {
+    let sum = null;
+    let detail = "";
+    if (!game) {
+      $("#prompt").textContent = "No game is being played: the camera still reads every roll.";
+      sum = state.camera.state === "settled" ? cameraWhiteSum(state.camera) : null;
+      detail = "The host sets up a game on the setup page.";
+    } else {
+      $("#prompt").textContent = game.prompt;
+      sum = game.white_sum ?? null;
+      if (game.phase === "roll-off") {
+        detail = game.rolloff.length ? `Roll-off so far: ${game.rolloff.map((roll) => `${game.seats[roll.seat]} ${roll.value}`).join(", ")}.` : "";
+      } else if (game.phase === "white") {
+        detail = `Still deciding: ${names(game.waiting_for.map((seat) => game.seats[seat]))}.`;
+      } else if (game.phase === "colour") {
+        detail = `Everyone else has decided; ${game.seats[game.roller]} chooses.`;
+      }
+      if (game.match) detail += ` Game ${game.match.game} of 3.`;
+    }
+    if (state.pending_roll) detail = `${state.pending_roll.problems.join(" ")} ${detail}`;
+    $("#white-sum").textContent = sum === null ? "–" : String(sum);
+    $("#detail").textContent = detail.trim();
+    $("#dice").replaceChildren(game && game.dice ? diceList(game.dice) : "");
+    $("#closed").replaceChildren(game && game.closed && game.closed.length ? closedBanners(game) : "");
+  }
+
+  function announceFreeRoll() {
+    const camera = state.camera;
+    if (state.game && !state.game.over) return;
+    if (camera.state !== "settled") { freeRoll = null; return; }
+    const key = JSON.stringify(camera.dice.map((die) => [die.colour, die.value]));
+    const sum = cameraWhiteSum(camera);
+    if (freeRoll !== null && key !== freeRoll && sum !== null) announce(`White sum ${sum}.`, toggle.checked);
+    freeRoll = key;
+  }
+
+  function seatStatus(game, seat) {
+    if (game.over) return game.over.winners.includes(seat) ? "wins" : "";
+    if (game.phase === "white") return game.waiting_for.includes(seat) ? "deciding…" : "decided";
+    if (game.phase === "colour" && game.roller === seat) return "choosing…";
+    if (game.phase === "roll" && game.roller === seat) return "rolls";
+    return "";
+  }
+
+  function renderScores(game) {
+    const box = $("#scores");
+    if (!game || !game.sheets) {
+      box.replaceChildren(game ? el("ul", {}, game.seats.map((name) => el("li", {}, name)))
+        : el("p", {}, el("a", { class: "button primary", href: "/setup" }, "Set up a game")));
+      $("#over").replaceChildren();
+      return;
+    }
+    const head = el("tr", {}, el("th", { scope: "col" }, "Player"),
+      COLOURS.map((colour) => el("th", { scope: "col", class: `swatch c-${colour}` }, el("span", { class: "shape" }, ` ${TITLE[colour]}`))),
+      el("th", { scope: "col" }, "Penalties"), el("th", { scope: "col" }, "Total"), el("th", { scope: "col" }, "Now"));
+    const rows = game.seats.map((name, seat) => {
+      const score = game.sheets[seat].score;
+      const winner = game.over && game.over.winners.includes(seat);
+      return el("tr", { class: [winner ? "winner" : "", game.roller === seat && !game.over ? "roller" : ""].join(" ").trim() || null },
+        el("th", { scope: "row" }, name),
+        COLOURS.map((colour) => el("td", {}, String(score[colour]))),
+        el("td", {}, score.penalties ? `${score.penalties} (−${5 * score.penalties})` : "0"),
+        el("td", {}, el("strong", {}, String(score.total))),
+        el("td", {}, seatStatus(game, seat)));
+    });
+    box.replaceChildren(el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, rows)));
+    $("#over").replaceChildren(game.over ? el("p", { class: "prompt" }, el("strong", {}, game.over.text)) : "");
+  }
+
+  /* ----- the host's tools ----- */
+  function renderHostTools() {
+    const box = $("#host-tools");
+    const game = state && state.game;
+    if (!Qwixx.isHost) {
+      box.replaceChildren(el("p", { class: "hint" }, "Typing the dice, undo and ending a game need the host PIN."),
+        el("button", { type: "button", onclick: () => Qwixx.openHost() }, "Unlock host controls"));
+      return;
+    }
+    const parts = [];
+    if (!game) {
+      parts.push(el("a", { class: "button primary", href: "/setup" }, "Set up a game"));
+      box.replaceChildren(...parts);
+      return;
+    }
+    if (game.phase === "roll-off") parts.push(rollOffEntry());
+    else if (game.phase === "roll" || game.can_reroll) parts.push(diceEntry(game));
+    if (game.can_undo) {
+      parts.push(el("button", { type: "button", id: "undo", onclick: () => hostAction("/api/undo") }, `Undo: ${game.undo_label}`));
+    }
+    if (game.over) {
+      parts.push(el("button", { type: "button", class: "primary", id: "again", onclick: () => hostAction("/api/games/again") },
+        game.match && game.match.game < 3 ? `Next game (${game.match.game + 1} of 3)` : "Play again"));
+    } else {
+      parts.push(el("button", { type: "button", class: "danger", id: "end",
+        onclick: () => confirm("End this game now? It is kept, but cannot be continued.") && hostAction("/api/games/end") }, "End this game"));
+    }
+    parts.push(el("a", { class: "button", href: "/setup" }, "New game…"));
+    box.replaceChildren(...parts);
+  }
+
+  async function hostAction(path, body) {
+    try {
+      state = await Qwixx.asHost(() => api(path, body || {}));
+      entry = null;
+      render();
+    } catch (failure) {
+      toast(failure.message);
+    }
+  }
+
+  function valueButtons(name, current, choose) {
+    return el("div", { class: "die-row", role: "group", "aria-label": name },
+      el("span", { class: "name" }, name),
+      [1, 2, 3, 4, 5, 6].map((value) => el("button", {
+        type: "button", "aria-pressed": String(current === value), "aria-label": `${name} ${value}`,
+        onclick: () => { choose(value); renderHostTools(); },
+      }, String(value))));
+  }
+
+  function rollOffEntry() {
+    const key = `roll-off:${state.game.rolloff.length}`;
+    if (!entry || entry.key !== key) entry = { key, value: null };
+    return el("div", { class: "dice-entry" },
+      el("p", {}, "Or type the white die rolled:"),
+      valueButtons("White die", entry.value, (value) => { entry.value = value; }),
+      el("button", { type: "button", class: "primary", disabled: !entry.value,
+                     onclick: () => hostAction("/api/roll-off", { value: entry.value }) }, "Enter the roll-off die"));
+  }
+
+  function diceEntry(game) {
+    const key = `${game.id}:${game.turn}:${game.phase}:${JSON.stringify(state.pending_roll)}:${JSON.stringify(game.dice)}`;
+    if (!entry || entry.key !== key) {
+      const from = (state.pending_roll && state.pending_roll.dice) || game.dice || {};
+      entry = { key, white: [(from.white || [])[0] || null, (from.white || [])[1] || null] };
+      COLOURS.forEach((colour) => { entry[colour] = from[colour] || null; });
+    }
+    const open = COLOURS.filter((colour) => !game.closed.includes(colour));
+    const complete = entry.white.every(Boolean) && open.every((colour) => entry[colour]);
+    const dice = { white: entry.white };
+    open.forEach((colour) => { dice[colour] = entry[colour]; });
+    return el("div", { class: "dice-entry" },
+      el("p", {}, game.phase === "roll" ? "Type the dice (when there is no camera, or it is unsure):"
+        : "Correct the dice (a die re-rolled, or misread) before anyone decides:"),
+      valueButtons("White 1", entry.white[0], (value) => { entry.white[0] = value; }),
+      valueButtons("White 2", entry.white[1], (value) => { entry.white[1] = value; }),
+      open.map((colour) => valueButtons(TITLE[colour], entry[colour], (value) => { entry[colour] = value; })),
+      el("button", { type: "button", class: "primary", id: "enter-dice", disabled: !complete,
+                     onclick: () => hostAction("/api/dice", dice) }, game.phase === "roll" ? "Enter the roll" : "Correct the dice"));
+  }
+})();

@@ -1,0 +1,256 @@
+"""Game persistence in SQLite: every action is stored before the table acts on it.
+
+A game is its setup plus an append-only list of actions (rolls, marks, passes, undos...). Restarting the
+server replays the list of the unfinished game, so the state after a restart is exactly the stored one.
+Seat and host tokens are kept only as SHA-256 hashes: the database never holds a usable token.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+
+APPLICATION_ID = 0x51574958  # "QWIX": marks the file as ours (PRAGMA application_id)
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    created REAL NOT NULL,
+    setup TEXT NOT NULL,
+    origin TEXT NOT NULL DEFAULT 'played',
+    finished REAL,
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    at REAL NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS seat_tokens (
+    token_hash TEXT NOT NULL,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    person INTEGER NOT NULL,
+    joined REAL NOT NULL,
+    PRIMARY KEY (token_hash, game_id, person)
+);
+CREATE TABLE IF NOT EXISTS host_tokens (
+    token_hash TEXT PRIMARY KEY,
+    created REAL NOT NULL
+);
+"""
+
+
+class StorageError(RuntimeError):
+    """The database could not be written or read: the action was not taken."""
+
+
+class DamagedDatabase(RuntimeError):
+    """The database file is not ours or is damaged; it was moved aside to `kept_as`."""
+
+    def __init__(self, path: str, kept_as: str, reason: str) -> None:
+        super().__init__(f"{path} could not be used ({reason}); it was kept as {kept_as} and a fresh one started")
+        self.path = path
+        self.kept_as = kept_as
+        self.reason = reason
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: int
+    created: float
+    setup: dict
+    origin: str  # "played" or "imported"
+    finished: float | None
+    result: dict | None
+    actions: list[dict]
+
+
+class Store:
+    """One connection shared by the app's threads, serialised by a lock (SQLite writes are serial anyway)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.damaged: DamagedDatabase | None = None
+        self._lock = threading.Lock()
+        try:
+            self._db = self._open(path)
+        except sqlite3.DatabaseError as error:
+            # A damaged or foreign file is kept for inspection, never overwritten.
+            kept_as = f"{path}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+            os.replace(path, kept_as)
+            for suffix in ("-wal", "-shm"):
+                if os.path.exists(path + suffix):
+                    os.replace(path + suffix, kept_as + suffix)
+            self.damaged = DamagedDatabase(path, kept_as, str(error))
+            self._db = self._open(path)
+
+    @staticmethod
+    def _open(path: str) -> sqlite3.Connection:
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        try:
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables):
+                raise sqlite3.DatabaseError("not a qwixx-table database")
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("the file failed SQLite's integrity check")
+            db.execute("PRAGMA journal_mode = WAL")
+            # FULL: an acknowledged action survives a power cut, not only a crash of the process.
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("PRAGMA foreign_keys = ON")
+            db.executescript(SCHEMA)
+            db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextlib.contextmanager
+    def _writing(self):
+        """One transaction under the lock; any SQLite failure (disk full, read-only file) is a StorageError."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as error:
+                raise StorageError(f"The game could not be saved ({error}); nothing was changed.") from error
+
+    def _write(self, sql: str, params: tuple = ()) -> None:
+        with self._writing() as db:
+            db.execute(sql, params)
+
+    def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.Error as error:
+                raise StorageError(f"The saved games could not be read ({error}).") from error
+
+    # settings ---------------------------------------------------------------------------------------
+
+    def setting(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM settings WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        self._write("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
+
+    # games ------------------------------------------------------------------------------------------
+
+    def new_game(self, setup: dict, origin: str = "played", actions: list[dict] = (), now: float | None = None) -> int:
+        """Store a game with its setup (and, for an imported record, all its actions) in one transaction."""
+        now = time.time() if now is None else now
+        with self._writing() as db:
+            game_id = db.execute("INSERT INTO games (created, setup, origin) VALUES (?, ?, ?)",
+                                 (now, json.dumps(setup), origin)).lastrowid
+            db.executemany("INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
+                           [(game_id, seq, now, json.dumps(action)) for seq, action in enumerate(actions)])
+        return game_id
+
+    def append_action(self, game_id: int, seq: int, action: dict, now: float | None = None) -> None:
+        """Store one action; `seq` must be the next number, so two writers can never interleave."""
+        self._write(
+            "INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
+            (game_id, seq, time.time() if now is None else now, json.dumps(action)),
+        )
+
+    def finish_game(self, game_id: int, result: dict, now: float | None = None) -> None:
+        self._write(
+            "UPDATE games SET finished = ?, result = ? WHERE id = ?",
+            (time.time() if now is None else now, json.dumps(result), game_id),
+        )
+
+    def reopen_game(self, game_id: int) -> None:
+        """An undo after the end makes a finished game unfinished again."""
+        self._write("UPDATE games SET finished = NULL, result = NULL WHERE id = ?", (game_id,))
+
+    def game(self, game_id: int) -> StoredGame | None:
+        rows = self._read("SELECT id, created, setup, origin, finished, result FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        actions = [json.loads(row[0]) for row in self._read(
+            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+        return self._stored_game(rows[0], actions)
+
+    @staticmethod
+    def _stored_game(row: tuple, actions: list[dict]) -> StoredGame:
+        game_id, created, setup, origin, finished, result = row
+        return StoredGame(game_id, created, json.loads(setup), origin, finished,
+                          None if result is None else json.loads(result), actions)
+
+    def current_game_id(self) -> int | None:
+        """The most recent game that was played here and is not finished."""
+        rows = self._read("SELECT id FROM games WHERE origin = 'played' AND finished IS NULL ORDER BY id DESC LIMIT 1")
+        return rows[0][0] if rows else None
+
+    def latest_game_id(self) -> int | None:
+        rows = self._read("SELECT id FROM games WHERE origin = 'played' ORDER BY id DESC LIMIT 1")
+        return rows[0][0] if rows else None
+
+    def finished_games(self) -> list[StoredGame]:
+        rows = self._read("SELECT id, created, setup, origin, finished, result FROM games "
+                          "WHERE finished IS NOT NULL ORDER BY finished DESC")
+        return [self._stored_game(row, []) for row in rows]
+
+    def abandon_game(self, game_id: int) -> None:
+        """A game ended by the host before its end: kept, but no longer the game in progress."""
+        self._write("UPDATE games SET origin = 'abandoned' WHERE id = ?", (game_id,))
+
+    # tokens -----------------------------------------------------------------------------------------
+
+    # Phones join as a person (one of the names at the table); the game says which seats a person plays.
+
+    def add_seat_token(self, token: str, game_id: int, person: int, now: float | None = None) -> None:
+        """`token` now plays for `person`, and no other phone does."""
+        with self._writing() as db:
+            db.execute("DELETE FROM seat_tokens WHERE game_id = ? AND person = ?", (game_id, person))
+            db.execute("INSERT INTO seat_tokens (token_hash, game_id, person, joined) VALUES (?, ?, ?, ?)",
+                       (token_hash(token), game_id, person, time.time() if now is None else now))
+
+    def people_of_token(self, token: str, game_id: int) -> list[int]:
+        rows = self._read("SELECT person FROM seat_tokens WHERE token_hash = ? AND game_id = ? ORDER BY person",
+                          (token_hash(token), game_id))
+        return [row[0] for row in rows]
+
+    def joined_people(self, game_id: int) -> set[int]:
+        return {row[0] for row in self._read("SELECT person FROM seat_tokens WHERE game_id = ?", (game_id,))}
+
+    def copy_seat_tokens(self, from_game: int, to_game: int) -> None:
+        """'Play again' with the same people: every phone keeps its place."""
+        with self._writing() as db:
+            db.execute("INSERT OR IGNORE INTO seat_tokens (token_hash, game_id, person, joined) "
+                       "SELECT token_hash, ?, person, joined FROM seat_tokens WHERE game_id = ?", (to_game, from_game))
+
+    def add_host_token(self, token: str, now: float | None = None) -> None:
+        self._write("INSERT INTO host_tokens (token_hash, created) VALUES (?, ?)",
+                    (token_hash(token), time.time() if now is None else now))
+
+    def is_host_token(self, token: str) -> bool:
+        return bool(self._read("SELECT 1 FROM host_tokens WHERE token_hash = ?", (token_hash(token),)))

@@ -1,0 +1,349 @@
+"""The table: the game in progress, who sits where, what the camera sees, and every page kept up to date.
+
+Every change goes through `_record`: the entry is tried on a copy of the session (the referee refuses
+illegal ones, changing nothing), written to the database, and only then does the copy become the table's
+state. If the write fails, the request is refused and memory stays equal to what is stored. A single lock
+orders all changes, so pages, the camera loop and the timer never race.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from typing import Any
+
+from referee import RuleError
+from web.auth import PinGuard, new_pin, new_token
+from web.live import Broadcaster
+from web.session import Session, Setup
+from web.store import StorageError, Store
+from web.validate import ApiError
+
+log = logging.getLogger(__name__)
+
+COLOURS = ("red", "yellow", "green", "blue")
+MATCH_GAMES = 3
+
+
+class Table:
+    def __init__(self, store: Store, host_pin: str | None = None, max_streams: int = 24, clock=time.time) -> None:
+        self.store = store
+        self.live = Broadcaster(max_streams)
+        self.clock = clock
+        self.boot = secrets.token_hex(4)  # pages notice a restart by this changing
+        self._lock = threading.RLock()
+        self.pin = host_pin or store.setting("host_pin") or self._keep_new_pin()
+        self.pin_guard = PinGuard(self.pin)
+        self.address: str | None = None
+        self.notice: str | None = str(store.damaged) if store.damaged else None
+        self.camera: dict[str, Any] = {"state": "off", "message": "No camera is connected: the host types the dice.",
+                                       "dice": [], "size": None}
+        self.pending_roll: dict | None = None  # a camera reading that cannot be used as it is
+        self._deadline: float | None = None
+        self._timer_key: tuple | None = None
+        self.session: Session | None = self._load()
+        self.publish()
+
+    def _keep_new_pin(self) -> str:
+        pin = new_pin()
+        self.store.set_setting("host_pin", pin)
+        return pin
+
+    def _load(self) -> Session | None:
+        game_id = self.store.latest_game_id()
+        if game_id is None:
+            return None
+        stored = self.store.game(game_id)
+        try:
+            session = Session.replay(stored.id, Setup.from_json(stored.setup), stored.actions)
+        except (RuleError, KeyError, TypeError, ValueError) as error:
+            # Never crash at start: keep the stored game for inspection and let the table start afresh.
+            log.error("game %s could not be resumed (%s); it is set aside", game_id, error)
+            self.notice = f"The last game could not be resumed ({error}); it was set aside."
+            self.store.abandon_game(game_id)
+            return None
+        if session.over and stored.finished is None:
+            self.store.finish_game(session.game_id, session.result())
+        return session
+
+    # ----- reading ------------------------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The public state every page draws (nothing secret: sheets are public at a Qwixx table)."""
+        with self._lock:
+            session = self.session
+            joined = self.store.joined_people(session.game_id) if session else set()
+            return {
+                "boot": self.boot,
+                "now": self.clock(),
+                "address": self.address,
+                "notice": self.notice,
+                "camera": self.camera,
+                "pending_roll": self.pending_roll,
+                "timer": {"seconds": session.setup.timer, "ends_at": self._deadline} if self._deadline else None,
+                "game": session.to_json(joined) if session else None,
+            }
+
+    def publish(self) -> None:
+        with self._lock:
+            self._update_timer()
+            self.live.publish(self.state())
+
+    def set_address(self, address: str) -> None:
+        with self._lock:
+            self.address = address
+            self.publish()
+
+    def wants_roll(self) -> bool:
+        """Whether a roll of the dice would be used now (a recording is held back until then)."""
+        session = self.session
+        return session is None or session.over or session.phase in ("roll-off", "roll")
+
+    # ----- setup --------------------------------------------------------------------------------------------
+
+    def start_game(self, setup: Setup, keep_phones_of: int | None = None) -> Session:
+        with self._lock:
+            Session(0, setup)  # the referee checks names, variant and seats before anything is stored
+            if self.session is not None and not self.session.over:
+                self.store.abandon_game(self.session.game_id)
+            game_id = self.store.new_game(setup.to_json())
+            if keep_phones_of is not None:
+                self.store.copy_seat_tokens(keep_phones_of, game_id)
+            self.session = Session(game_id, setup)
+            self.pending_roll = None
+            self.publish()
+            return self.session
+
+    def play_again(self) -> Session:
+        """The same people again, the starter one seat to the left (a roll-off again if that is how this game
+        began); in a three-game match, the next game of the match (ruling 12), then a new match."""
+        with self._lock:
+            session = self._require_session()
+            if not session.over:
+                raise ApiError(409, "not-over", "The game is still going: finish it or end it first.")
+            setup = session.setup
+            match = setup.match
+            if match:
+                match = ({"id": match["id"], "game": match["game"] + 1} if match["game"] < MATCH_GAMES
+                         else {"id": new_match_id(), "game": 1})
+            next_in_match = match is not None and match["game"] > 1
+            starter = None if setup.starter is None and not next_in_match else (
+                (session.game.starter + 1) % len(session.seats))
+            again = Setup(setup.players, setup.variant, starter, setup.timer, match)
+            return self.start_game(again, keep_phones_of=session.game_id)
+
+    def end_game(self) -> None:
+        with self._lock:
+            session = self._require_session()
+            if not session.over:
+                self.store.abandon_game(session.game_id)
+            self.session = None
+            self.pending_roll = None
+            self.publish()
+
+    # ----- seats --------------------------------------------------------------------------------------------
+
+    def join(self, person: int, token: str | None, as_host: bool) -> str:
+        """Give this phone `person`'s seats; returns the phone's token (a new one if it had none)."""
+        with self._lock:
+            session = self._require_session()
+            if not 0 <= person < len(session.people):
+                raise ApiError(400, "bad-request", f"person must be between 0 and {len(session.people) - 1}.")
+            mine = token is not None and person in self.store.people_of_token(token, session.game_id)
+            if not mine and person in self.store.joined_people(session.game_id) and not as_host:
+                raise ApiError(409, "seat-taken", f"{session.people[person]} already plays on another phone. "
+                                                  "The host can move them to this one.")
+            token = token or new_token()
+            self.store.add_seat_token(token, session.game_id, person)
+            self.publish()
+            return token
+
+    def seats_of(self, token: str | None) -> list[int]:
+        session = self.session
+        if session is None or not token:
+            return []
+        people = self.store.people_of_token(token, session.game_id)
+        return sorted({seat for person in people for seat in session.seats_of_person[person]})
+
+    def me(self, token: str | None) -> dict:
+        with self._lock:
+            session = self.session
+            if session is None or not token:
+                return {"people": [], "seats": [], "pending": {}}
+            seats = self.seats_of(token)
+            pending = session.game.pending if session.game is not None else {}
+            return {
+                "people": self.store.people_of_token(token, session.game_id),
+                "seats": seats,
+                "pending": {str(seat): pending[session.seats[seat]].to_json()
+                            for seat in seats if session.seats[seat] in pending},
+            }
+
+    # ----- actions ------------------------------------------------------------------------------------------
+
+    def _require_session(self) -> Session:
+        if self.session is None:
+            raise ApiError(409, "no-game", "No game is being played: the host sets one up first.")
+        return self.session
+
+    def _record(self, entry: dict) -> None:
+        with self._lock:
+            session = self._require_session()
+            trial = session.copy()
+            trial.apply(entry)
+            self.store.append_action(session.game_id, len(session.log), entry)
+            self.session = trial
+            if entry["type"] == "roll-off" or entry.get("action", {}).get("action") in ("roll", "reroll"):
+                self.pending_roll = None  # the dice are settled now
+            try:
+                if trial.over and not session.over:
+                    self.store.finish_game(trial.game_id, trial.result())
+                elif session.over and not trial.over:
+                    self.store.reopen_game(trial.game_id)
+            except StorageError as error:
+                # The action itself is stored; the finished flag is derived again at the next start.
+                log.warning("%s", error)
+            self.publish()
+
+    def act(self, seat: int, action: dict, by: str) -> None:
+        """A decision for `seat`: {"action": "mark", "colour": ..., "number": ...} or {"action": "pass"}."""
+        with self._lock:
+            session = self._require_session()
+            self._record({"type": "act", "action": {**action, "player": session.seats[seat]}, "by": by})
+
+    def retract(self, seat: int) -> None:
+        self._record({"type": "retract", "seat": seat})
+
+    def undo(self) -> None:
+        self._record({"type": "undo", "by": "host"})
+
+    def why_not(self, seat: int, colour: str, number: int) -> RuleError | None:
+        with self._lock:
+            session = self._require_session()
+            if session.game is None:
+                return RuleError("wrong-phase", session.prompt())
+            return session.game.why_not(session.seats[seat], colour, number)
+
+    def enter_dice(self, dice: dict, by: str) -> None:
+        """Dice typed by the host or read by the camera: the roll, or a correction before anyone decided."""
+        with self._lock:
+            session = self._require_session()
+            if session.phase == "roll-off":
+                raise ApiError(409, "roll-off", "This is the roll-off: enter the one white die rolled.")
+            kind = "roll" if session.phase == "roll" else "reroll"
+            self._record({"type": "act", "action": {"action": kind, **dice}, "by": by})
+
+    def roll_off(self, value: int, by: str) -> None:
+        with self._lock:
+            session = self._require_session()
+            self._record({"type": "roll-off", "seat": session.rolloff_seat, "value": value, "by": by})
+
+    # ----- the camera ---------------------------------------------------------------------------------------
+
+    def colours_in_play(self) -> tuple[str, ...]:
+        with self._lock:
+            session = self.session
+            closed = set(session.game.closed) if session is not None and session.game is not None else set()
+            return tuple(colour for colour in COLOURS if colour not in closed)
+
+    def camera_state(self, state: str, message: str) -> None:
+        with self._lock:
+            if (self.camera["state"], self.camera["message"]) != (state, message):
+                self.camera = {**self.camera, "state": state, "message": message}
+                self.publish()
+
+    def camera_size(self, width: int, height: int) -> None:
+        with self._lock:
+            self.camera = {**self.camera, "size": [width, height]}
+            self.publish()
+
+    def camera_event(self, event: dict) -> None:
+        """An event of the roll tracker: `qwixx-table watch --json`'s shape, each problem with a "message"."""
+        with self._lock:
+            kind = event.get("event")
+            readings = event.get("dice") or []
+            if kind == "roll-started":
+                self.camera = {**self.camera, "state": "moving", "message": "Dice rolling…", "dice": []}
+                self.publish()
+                return
+            if kind not in ("roll-settled", "problem"):
+                return
+            problems = [problem.get("message") or f"The {problem.get('colour')} die: {problem.get('problem')}."
+                        for problem in event.get("problems") or []]
+            self.camera = {**self.camera, "state": "settled" if kind == "roll-settled" else "problem",
+                           "message": " ".join(problems) or "Dice read.", "dice": readings}
+            session = self.session
+            try:
+                if session is None or session.over:
+                    pass  # free play: the table screen shows what was rolled, nothing is recorded
+                elif session.phase == "roll-off":
+                    self._camera_roll_off(readings)
+                elif kind == "problem":
+                    self.pending_roll = {"dice": _dice_of(event), "problems": problems}
+                elif session.phase == "roll":
+                    self.enter_dice(_dice_of(event), "camera")
+                elif session.phase == "white" and not session.decided and _dice_of(event) != session.game.dice.dice():
+                    self.enter_dice(_dice_of(event), "camera")  # single dice re-rolled before anyone decided
+                else:
+                    self.camera["message"] = ("The dice moved while players decide: ignored. "
+                                              "The host can correct the dice.")
+            except (RuleError, ApiError, StorageError) as error:
+                self.pending_roll = {"dice": _dice_of(event), "problems": [getattr(error, "message", str(error))]}
+            self.publish()
+
+    def _camera_roll_off(self, readings: list[dict]) -> None:
+        """The roll-off needs one white die; if both were rolled, the left one counts."""
+        whites = sorted((reading for reading in readings
+                         if reading.get("colour") == "white" and reading.get("value") and not reading.get("problem")),
+                        key=lambda reading: reading["center"][0])
+        if whites:
+            self.roll_off(whites[0]["value"], "camera")
+        else:
+            self.pending_roll = {"dice": {}, "problems": ["No white die could be read: roll it again or enter it."]}
+
+    # ----- the decision timer -------------------------------------------------------------------------------
+
+    def _update_timer(self) -> None:
+        session = self.session
+        if session is None or not session.setup.timer or session.phase not in ("white", "colour"):
+            self._deadline = self._timer_key = None
+            return
+        key = (session.game_id, session.game.turn, session.phase)
+        if key != self._timer_key:
+            self._timer_key = key
+            self._deadline = self.clock() + session.setup.timer
+
+    def tick(self) -> None:
+        """Called a few times a second: when a decision's time is up, the table passes for the slow."""
+        with self._lock:
+            if self._deadline is None or self.clock() < self._deadline:
+                return
+            session = self.session
+            for seat in list(session.game.waiting_for):
+                try:
+                    self.act(session.seat_index(seat), {"action": "pass"}, "timer")
+                except (RuleError, StorageError) as error:
+                    log.warning("timer could not pass for %s: %s", seat, error)
+                    break
+
+    def run_timer(self, stop: threading.Event, every_s: float = 0.25) -> None:
+        while not stop.wait(every_s):
+            self.tick()
+
+    # ----- host ---------------------------------------------------------------------------------------------
+
+    def host_login(self, pin: str) -> str:
+        self.pin_guard.check(pin)
+        token = new_token()
+        self.store.add_host_token(token)
+        return token
+
+
+def _dice_of(event: dict) -> dict:
+    """The dice of a tracker event as the referee takes them: {"white": [a, b], "red": n, ...}."""
+    return {"white": list(event.get("white") or []), **(event.get("colours") or {})}
+
+
+def new_match_id() -> str:
+    return secrets.token_hex(4)
