@@ -1,0 +1,328 @@
+"""Procedural table tops (wood, felt, cloth, paper, white, dark, patterned), drawn in table millimetres and
+seen through the camera, plus what lies flat on them (score pads, the dice tray's floor)."""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from synth.dice import srgb_to_linear
+from synth.geometry import Camera
+from synth.scene import Clutter, Table
+from synth.sensor import grain as sensor_grain
+
+MAX_TEXTURE_PX = 2048
+MAX_TEXELS = 1.6e6
+SRGB_TO_LINEAR = np.array([srgb_to_linear((v, v, v))[0] for v in range(256)], np.float32)
+# How far from the camera's target the table is drawn, in mm, for views that reach the horizon.
+TABLE_REACH_MM = 2500.0
+
+# The kinds' usual gloss (0 matte .. 1 varnished) and colours to draw from (sRGB, by eye).
+USUAL_GLOSS = {"wood": 0.35, "felt": 0.0, "cloth": 0.02, "paper": 0.05, "white": 0.3, "dark": 0.35, "patterned": 0.05}
+COLOURS = {
+    "wood": [(150, 100, 60), (185, 135, 85), (110, 70, 40), (205, 165, 115), (90, 55, 35)],
+    "felt": [(20, 90, 45), (25, 50, 110), (120, 25, 30), (60, 60, 62), (30, 30, 32)],
+    "cloth": [(200, 200, 198), (185, 180, 170), (150, 160, 170), (215, 205, 190)],
+    "paper": [(235, 235, 228), (245, 243, 238), (190, 150, 105)],
+    "white": [(232, 232, 228), (240, 238, 232), (222, 224, 226)],
+    "dark": [(30, 30, 32), (40, 32, 26), (22, 26, 40), (45, 45, 45)],
+}
+
+
+def _rng(table: Table, salt: int) -> np.random.Generator:
+    return np.random.default_rng([table.seed, salt])
+
+
+def smooth_noise(shape: tuple[int, int], cells: tuple[float, float], rng: np.random.Generator) -> np.ndarray:
+    """Random field of about unit spread that varies over `cells` (rows, columns) texels."""
+    rows = max(2, int(math.ceil(shape[0] / cells[0])) + 2)
+    cols = max(2, int(math.ceil(shape[1] / cells[1])) + 2)
+    grid = rng.standard_normal((rows, cols)).astype(np.float32)
+    big = cv2.resize(grid, (int(cols * cells[1]), int(rows * cells[0])), interpolation=cv2.INTER_CUBIC)
+    return big[: shape[0], : shape[1]]
+
+
+def fractal_noise(shape, cells: float, rng, octaves: int = 4) -> np.ndarray:
+    total = np.zeros(shape, np.float32)
+    for octave in range(octaves):
+        scale = cells / 2 ** octave
+        if scale < 1:
+            break
+        total += smooth_noise(shape, (scale, scale), rng) * 0.55 ** octave
+    return total / 1.6
+
+
+class TextureGrid:
+    """A grid of texels over the part of the table the camera sees: texel (i, j) centres in table mm."""
+
+    def __init__(self, camera: Camera):
+        edge = np.linspace(0, 1, 33)
+        xs = np.concatenate([edge * camera.width, np.full(33, camera.width), edge * camera.width, np.zeros(33)])
+        ys = np.concatenate([np.zeros(33), edge * camera.height, np.full(33, camera.height), edge * camera.height])
+        points = camera.table_point(xs, ys)
+        seen = np.isfinite(points).all(axis=1)
+        target = np.array(camera.target, dtype=float)
+        # Where the view reaches the horizon, the table is drawn out to TABLE_REACH_MM.
+        directions = np.column_stack([xs - camera.width / 2, camera.height / 2 - ys]) @ camera.world_to_camera[:2, :2]
+        far = target + directions / np.maximum(np.linalg.norm(directions, axis=1, keepdims=True), 1e-9) * 1e9
+        flat = np.where(seen[:, None], points[:, :2], far)
+        offset = flat - target
+        reach = np.linalg.norm(offset, axis=1, keepdims=True)
+        flat = target + offset * np.minimum(1, TABLE_REACH_MM / np.maximum(reach, 1e-9))
+        margin = 20.0
+        self.x0, self.y0 = (float(v) for v in flat.min(axis=0) - margin)
+        x1, y1 = flat.max(axis=0) + margin
+        # Texels as fine as the nearest part of the view needs (1/depth is affine over the image, so the
+        # nearest table point seen lies on the frame's border).
+        nearest = float(camera.depth(points[seen]).min()) if seen.any() else camera.height_mm
+        self.mm = max(nearest / camera.focal_px, 0.05, (x1 - self.x0) / MAX_TEXTURE_PX, (y1 - self.y0) / MAX_TEXTURE_PX,
+                      math.sqrt((x1 - self.x0) * (y1 - self.y0) / MAX_TEXELS))
+        self.cols = int(math.ceil((x1 - self.x0) / self.mm))
+        self.rows = int(math.ceil((y1 - self.y0) / self.mm))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
+
+    def coordinates(self) -> tuple[np.ndarray, np.ndarray]:
+        x = (self.x0 + (np.arange(self.cols) + 0.5) * self.mm)[None, :]
+        y = (self.y0 + (np.arange(self.rows) + 0.5) * self.mm)[:, None]
+        return x.astype(np.float32), y.astype(np.float32)
+
+    def texel_to_table(self) -> np.ndarray:
+        return np.array([[self.mm, 0, self.x0], [0, self.mm, self.y0], [0, 0, 1]])
+
+    def to_texels(self, points_mm) -> np.ndarray:
+        return (np.asarray(points_mm, dtype=np.float64) - [self.x0, self.y0]) / self.mm
+
+
+def _pick(table: Table, rng) -> np.ndarray:
+    if table.colour is not None:
+        return np.array(table.colour, dtype=np.float32)
+    choices = COLOURS[table.kind]
+    return np.array(srgb_to_linear(choices[rng.integers(len(choices))]), dtype=np.float32)
+
+
+def _sin(angle: np.ndarray) -> np.ndarray:
+    """np.sin for big float32 arrays, several times faster through OpenCV."""
+    return cv2.polarToCart(np.ones_like(angle), angle)[1]
+
+
+def _colour_mix(first: np.ndarray, second: np.ndarray, amount: np.ndarray, tone: np.ndarray) -> np.ndarray:
+    """(first * (1 - amount) + second * amount) * tone, per pixel, for RGB colours and 2-D fields."""
+    a = tone * (1 - amount)
+    b = tone * amount
+    return cv2.merge([a * float(first[c]) + b * float(second[c]) for c in range(3)])
+
+
+def _wood(grid: TextureGrid, table: Table, rng) -> np.ndarray:
+    """Planks along x: each its own shade and ring phase; rings warped by slow noise, fibres along the grain,
+    dark seams between planks."""
+    x, y = grid.coordinates()
+    base = _pick(table, rng)
+    shape = grid.shape
+    plank_mm = rng.uniform(80, 180)
+    shifted = y - np.float32(rng.uniform(0, plank_mm))
+    plank = np.floor(shifted / plank_mm)
+    ids, which = np.unique(plank, return_inverse=True)
+    which = which.reshape(plank.shape)
+    shade = rng.uniform(0.8, 1.2, len(ids)).astype(np.float32)[which]
+    phase = rng.uniform(0, 1000, len(ids)).astype(np.float32)[which]
+    within = shifted - plank * plank_mm
+    seam = np.clip(np.minimum(within, plank_mm - within) / 0.6, 0.35, 1).astype(np.float32)
+    stretch = max(1.0, 60 / grid.mm)
+    warp = smooth_noise(shape, (max(1.0, 8 / grid.mm), stretch * 4), rng) * np.float32(6)
+    ring_mm = rng.uniform(2.5, 6)
+    rings = _sin((warp + (y + phase)) * np.float32(2 * np.pi / ring_mm)) * np.float32(0.5) + np.float32(0.5)
+    rings = rings * rings * rings
+    fibres = cv2.GaussianBlur(_grain(shape, rng), (0, 0), max(0.5, 4 / grid.mm), sigmaY=0.3)
+    tone = (rings * np.float32(0.3) + fibres * np.float32(0.05) + np.float32(0.85)) * (shade * seam)
+    dark_wood = base * np.array([0.75, 0.7, 0.65], np.float32)
+    return _colour_mix(base, dark_wood, rings, tone)
+
+
+def _fibrous_tone(grid: TextureGrid, rng, fine: float, mottle: float) -> np.ndarray:
+    """Brightness about 1 with grain at the texel scale and slow blotches."""
+    blotch = fractal_noise(grid.shape, max(2.0, 40 / grid.mm), rng)
+    return _grain(grid.shape, rng) * np.float32(fine) + blotch * np.float32(mottle) + np.float32(1)
+
+
+def _plain(base: np.ndarray, tone: np.ndarray) -> np.ndarray:
+    return cv2.merge([tone * float(c) for c in base])
+
+
+def _grain(shape, rng) -> np.ndarray:
+    """Unit noise at the texel scale, cut from the sensor's fixed noise field (drawing fresh normals for a
+    million texels costs more than the rest of the table)."""
+    return sensor_grain(shape[0], shape[1], rng)[..., 0]
+
+
+def _cloth(grid: TextureGrid, table: Table, rng) -> np.ndarray:
+    """Woven cloth: fine grain, the weave where the camera resolves it, and soft folds."""
+    base = _pick(table, rng)
+    tone = _fibrous_tone(grid, rng, 0.05, 0.015)
+    x, y = grid.coordinates()
+    weave_mm = rng.uniform(0.5, 1.2)
+    if weave_mm / grid.mm > 2.5:
+        tone += _sin(np.broadcast_to(x * np.float32(2 * np.pi / weave_mm), grid.shape).copy()) * \
+            _sin(np.broadcast_to(y * np.float32(2 * np.pi / weave_mm), grid.shape).copy()) * np.float32(0.06)
+    folds = smooth_noise(grid.shape, (max(2.0, 120 / grid.mm), max(2.0, 60 / grid.mm)), rng)
+    return _plain(base, tone + folds * np.float32(0.02))
+
+
+def _paper(grid: TextureGrid, table: Table, rng) -> np.ndarray:
+    """Paper: faint grain, and creases that catch the light."""
+    base = _pick(table, rng)
+    tone = _fibrous_tone(grid, rng, 0.02, 0.01)
+    height = fractal_noise(grid.shape, max(2.0, 50 / grid.mm), rng, octaves=3)
+    slope = cv2.Sobel(height, cv2.CV_32F, 1, 0, ksize=3) + 0.5 * cv2.Sobel(height, cv2.CV_32F, 0, 1, ksize=3)
+    return _plain(base, tone * np.clip(1 + slope * np.float32(2.0 * grid.mm), 0.85, 1.1))
+
+
+def _patterned(grid: TextureGrid, table: Table, rng) -> np.ndarray:
+    x, y = grid.coordinates()
+    palette = [
+        srgb_to_linear(c)
+        for c in [(200, 40, 40), (240, 240, 235), (40, 70, 150), (235, 200, 60), (40, 120, 60), (90, 60, 120),
+                  (230, 130, 60), (30, 30, 30)]
+    ]
+    picks = rng.choice(len(palette), size=3, replace=False)
+    a, b, c = (np.array(palette[i], np.float32) for i in picks)
+    style = rng.integers(4)
+    angle = rng.uniform(0, np.pi)
+    u = x * math.cos(angle) + y * math.sin(angle)
+    v = -x * math.sin(angle) + y * math.cos(angle)
+    period = rng.uniform(12, 40)
+    if style == 0:  # gingham: two crossing stripe sets mix into three tones
+        su = ((u // (period / 2)) % 2).astype(np.float32)
+        sv = ((v // (period / 2)) % 2).astype(np.float32)
+        amount = ((su + sv) / 2)[..., None]
+        albedo = b * (1 - amount) + a * amount
+    elif style == 1:  # stripes
+        s = (u % period) / period
+        albedo = np.where((s < 0.3)[..., None], a, np.where((s < 0.4)[..., None], c, b))
+    elif style == 2:  # polka dots
+        du = (u % period) - period / 2
+        dv = (v % period) - period / 2
+        dot = (du * du + dv * dv < (period * 0.25) ** 2)[..., None]
+        albedo = np.where(dot, a, b)
+    else:  # printed blotches (flowers, a game board's art)
+        field_a = fractal_noise(grid.shape, max(2.0, period / grid.mm), rng, octaves=3)
+        field_b = fractal_noise(grid.shape, max(2.0, period / grid.mm), rng, octaves=3)
+        albedo = np.where((field_a > 0.5)[..., None], a, np.where((field_b > 0.6)[..., None], c, b))
+    albedo = np.broadcast_to(albedo, grid.shape + (3,)).astype(np.float32)
+    blur = 0.3 / grid.mm
+    if blur > 0.3:
+        albedo = cv2.GaussianBlur(albedo, (0, 0), blur)
+    return albedo * (1 + 0.04 * smooth_noise(grid.shape, (max(1.0, 0.6 / grid.mm),) * 2, rng))[..., None]
+
+
+def table_albedo_texture(table: Table, grid: TextureGrid) -> np.ndarray:
+    rng = _rng(table, 1)
+    if table.kind == "wood":
+        albedo = _wood(grid, table, rng)
+    elif table.kind in ("felt", "white", "dark"):
+        fine, mottle = {"felt": (0.08, 0.03), "white": (0.01, 0.015), "dark": (0.06, 0.04)}[table.kind]
+        albedo = _plain(_pick(table, rng), _fibrous_tone(grid, rng, fine, mottle))
+    elif table.kind == "cloth":
+        albedo = _cloth(grid, table, rng)
+    elif table.kind == "paper":
+        albedo = _paper(grid, table, rng)
+    else:
+        albedo = _patterned(grid, table, rng)
+    return np.clip(albedo, 0, 1).astype(np.float32)
+
+
+def table_gloss(table: Table) -> float:
+    return USUAL_GLOSS[table.kind] if table.gloss is None else float(table.gloss)
+
+
+# --- flat things on the table -------------------------------------------------------------------------------
+
+QWIXX_ROWS = [(200, 40, 45), (240, 200, 40), (40, 150, 70), (40, 80, 170)]
+PAD_MM = (150.0, 100.0)
+
+
+def pad_corners(clutter: Clutter) -> np.ndarray:
+    """The score pad's corners on the table, (4, 2) mm."""
+    w, h = PAD_MM[0] * clutter.size / 2, PAD_MM[1] * clutter.size / 2
+    corners = np.array([[-w, -h, 0], [w, -h, 0], [w, h, 0], [-w, h, 0]])
+    return clutter.pose.to_world(corners)[:, :2]
+
+
+def _draw_pad(albedo: np.ndarray, grid: TextureGrid, clutter: Clutter) -> None:
+    """A Qwixx score sheet: four coloured rows of numbered boxes, a few crosses in pen."""
+    rng = np.random.default_rng([clutter.seed, 7])
+    scale = 1 / grid.mm
+    w, h = PAD_MM[0] * clutter.size, PAD_MM[1] * clutter.size
+    # Drawn upright in sRGB at the texture's scale (OpenCV writes text on 8-bit images only), then placed.
+    sheet_w, sheet_h = max(8, int(w * scale)), max(8, int(h * scale))
+    sheet = np.empty((sheet_h, sheet_w, 3), np.uint8)
+    sheet[:] = (244, 242, 236)
+    row_h = h * 0.17
+    ink = (30, 30, 40)
+    for row, colour in enumerate(QWIXX_ROWS):
+        top = h * 0.08 + row * row_h * 1.05
+        cv2.rectangle(sheet, (int(w * 0.04 * scale), int(top * scale)),
+                      (int(w * 0.96 * scale), int((top + row_h) * scale)), colour, -1)
+        numbers = list(range(2, 13)) if row < 2 else list(range(12, 1, -1))
+        box_w = w * 0.92 / 12.5
+        for i, number in enumerate(numbers + ["L"]):
+            left = w * 0.05 + i * box_w
+            p0 = (int((left + box_w * 0.1) * scale), int((top + row_h * 0.15) * scale))
+            p1 = (int((left + box_w * 0.9) * scale), int((top + row_h * 0.85) * scale))
+            cv2.rectangle(sheet, p0, p1, (250, 250, 245), -1)
+            font = 0.018 * box_w * scale
+            if font > 0.15:
+                cv2.putText(sheet, str(number), (p0[0] + 1, p1[1] - max(1, int(row_h * 0.2 * scale))),
+                            cv2.FONT_HERSHEY_SIMPLEX, font, colour, max(1, int(font * 2)), cv2.LINE_AA)
+            if rng.random() < 0.25 and number != "L":
+                thick = max(1, int(0.6 * scale))
+                cv2.line(sheet, p0, p1, ink, thick, cv2.LINE_AA)
+                cv2.line(sheet, (p0[0], p1[1]), (p1[0], p0[1]), ink, thick, cv2.LINE_AA)
+    linear = SRGB_TO_LINEAR[sheet]
+    source = np.float32([[0, 0], [sheet_w, 0], [sheet_w, sheet_h]])
+    target = np.float32(grid.to_texels(pad_corners(clutter))[:3])
+    matrix = cv2.getAffineTransform(source, target)
+    warped = cv2.warpAffine(linear, matrix, (grid.cols, grid.rows), flags=cv2.INTER_AREA)
+    mask = cv2.warpAffine(np.ones((sheet_h, sheet_w), np.float32), matrix, (grid.cols, grid.rows))
+    albedo[:] = albedo * (1 - mask[..., None]) + warped * mask[..., None]
+
+
+def tray_floor_corners(tray) -> np.ndarray:
+    w, h = tray.size_mm[0] / 2, tray.size_mm[1] / 2
+    angle = math.radians(tray.yaw_deg)
+    rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]])
+    return np.array([[-w, -h], [w, -h], [w, h], [-w, h]]) @ rot.T + tray.center
+
+
+def _draw_tray_floor(albedo: np.ndarray, grid: TextureGrid, table: Table) -> None:
+    tray = table.tray
+    corners = grid.to_texels(tray_floor_corners(tray))
+    mask = np.zeros(grid.shape, np.float32)
+    cv2.fillConvexPoly(mask, np.round(corners * 16).astype(np.int32), 1.0, cv2.LINE_AA, shift=4)
+    felt = _plain(np.asarray(tray.floor, np.float32), _fibrous_tone(grid, _rng(table, 3), 0.08, 0.03))
+    albedo[:] = albedo * (1 - mask[..., None]) + felt * mask[..., None]
+
+
+@lru_cache(maxsize=4)
+def table_albedo(table: Table, camera: Camera, flat_clutter: tuple[Clutter, ...]) -> np.ndarray:
+    """The table's albedo (linear RGB) as the camera sees it, (height, width, 3). Cached: a sequence of frames
+    with the same camera and table draws it once."""
+    grid = TextureGrid(camera)
+    albedo = table_albedo_texture(table, grid)
+    if table.tray is not None:
+        _draw_tray_floor(albedo, grid, table)
+    for clutter in flat_clutter:
+        _draw_pad(albedo, grid, clutter)
+    homography = camera.table_to_image_homography() @ grid.texel_to_table()
+    # Texel centres sit at +0.5; pixel centres too: shift both so that warpPerspective's integer grid agrees.
+    shift_in = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
+    shift_out = np.array([[1, 0, -0.5], [0, 1, -0.5], [0, 0, 1]])
+    matrix = shift_out @ homography @ shift_in
+    image = cv2.warpPerspective(albedo, matrix, (camera.width, camera.height), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    image.setflags(write=False)
+    return image

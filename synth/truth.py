@@ -1,0 +1,79 @@
+"""The exact truth about a rendered frame, in the terms of vision.DieReading."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from vision.readings import DieReading
+
+# Below this many pixels across, the pips of a die cannot be told apart.
+SMALL_DIE_PX = 12.0
+# A die is "blurred" when motion smears it by more than this share of its size, or the lens's blur
+# (Gaussian sigma) is more than this other share: then neighbouring pips run together.
+BLUR_MOTION_SHARE = 0.3
+BLUR_DEFOCUS_SHARE = 0.12
+# A die is "occluded" when less than this share of its top face can be seen.
+TOP_FACE_VISIBLE = 0.9
+
+
+@dataclass(frozen=True)
+class DieTruth:
+    colour: str
+    value: int | None  # the face on top; None when the die is cocked
+    center: tuple[float, float]  # the top face's centre, pixels
+    corners: tuple[tuple[float, float], ...]  # the top face's corners, pixels, clockwise in the image
+    problem: str | None  # why a reader may rightly decline to read it: cocked, edge, occluded, blurred, small
+    visible_fraction: float  # share of the die's outline that shows in the frame (0..1)
+    top_visible_fraction: float  # share of its top face that shows
+    size_px: float  # mean length of the top face's edges in the image
+    tilt_deg: float  # how far the top face leans from level
+    blur_px: float  # how far the die moved during the exposure, pixels
+
+    def to_reading(self) -> DieReading:
+        """The reading a perfect reader would give: the value only when nothing stops a safe reading."""
+        return DieReading(self.colour, None if self.problem else self.value, 1.0, self.center, self.corners,
+                          self.problem)
+
+    def to_json(self) -> dict:
+        reading = self.to_reading().to_json()
+        reading.update(
+            value=self.value,
+            visible_fraction=round(self.visible_fraction, 3),
+            top_visible_fraction=round(self.top_visible_fraction, 3),
+            size_px=round(self.size_px, 1),
+            tilt_deg=round(self.tilt_deg, 1),
+            blur_px=round(self.blur_px, 1),
+        )
+        del reading["confidence"]
+        return reading
+
+
+@dataclass(frozen=True)
+class ClutterTruth:
+    kind: str
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 pixels of what shows in the frame (x1, y1 exclusive)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "box": list(self.box)}
+
+
+@dataclass(frozen=True)
+class Truth:
+    dice: tuple[DieTruth, ...]  # in the order of scene.dice, including dice wholly outside the frame
+    clutter: tuple[ClutterTruth, ...]  # what of the scene's clutter shows in the frame
+    width: int
+    height: int
+
+    def in_frame(self) -> tuple[DieTruth, ...]:
+        """The dice that show at all."""
+        return tuple(d for d in self.dice if d.visible_fraction > 0)
+
+    def readings(self) -> list[DieReading]:
+        return [d.to_reading() for d in self.in_frame()]
+
+    def to_json(self) -> dict:
+        return {
+            "width": self.width,
+            "height": self.height,
+            "dice": [d.to_json() for d in self.in_frame()],
+            "clutter": [c.to_json() for c in self.clutter],
+        }
