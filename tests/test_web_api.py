@@ -255,16 +255,24 @@ def test_the_decision_timer_passes_for_the_slow(app, host, table):
     assert table.state()["timer"]["ends_at"] == 1060.5  # the roller's own choice gets its time too
 
 
-def test_play_again_keeps_the_phones_and_a_match_moves_the_starter(app, host, table):
+def test_a_three_game_match_moves_the_starter_and_adds_the_totals(app, host, table):
     start_game(host, players=("Ann", "Bob"), match=True)
     ann = phone(app, 0)
-    finish_by_penalties(host, table)
-    assert table.session.over
+    finish_by_penalties(host, table)  # Ann starts and takes the fourth penalty: Ann -20, Bob -15
     state = host.post("/api/games/again").json["game"]
-    assert state["match"]["game"] == 2 and state["roller"] == 1
-    assert ann.get("/api/me").json["seats"] == [0]
-    finished = table.store.finished_games()
-    assert len(finished) == 1 and finished[0].result["end"] == "four-penalties"
+    assert state["match"]["game"] == 2 and state["roller"] == 1 and state["phase"] == "roll"
+    assert table.store.finished_games() == []  # the match goes on
+    finish_by_penalties(host, table)  # Bob starts: Bob -20, Ann -15
+    assert host.post("/api/games/again").json["game"]["roller"] == 0
+    finish_by_penalties(host, table)  # Ann starts again: Ann -20, Bob -15
+    state = table.state()["game"]
+    assert state["finished"] and state["match"]["totals"] == [-55, -50]
+    assert state["over"]["text"].endswith("The match: Bob wins with -50 points in all.")
+    [match] = table.store.finished_games()
+    assert match.result["match_winners"] == ["Bob"]
+    host.post("/api/games/again")
+    assert table.state()["game"]["match"]["game"] == 1
+    assert ann.get("/api/me").json["seats"] == [1]  # Bob, left of the last starter, starts: Ann is seat 1
 
 
 def finish_by_penalties(host, table):

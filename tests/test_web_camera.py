@@ -74,8 +74,9 @@ def test_the_roll_off_reads_the_left_white_die(app, host, table):
     table.camera_event(event_json(settled(white=(3, 6))))  # the 3 lies left of the 6
     table.camera_event(event_json(RollEvent("problem", 2.0, readings(white=(6, 1))[:1], (Problem("white", "missing"),))))
     game = table.state()["game"]
-    assert game["rolloff"] == [{"seat": 0, "value": 3}, {"seat": 1, "value": 6}]
-    assert game["phase"] == "roll" and game["roller"] == 1
+    assert game["rolloff"] == [{"name": "Ann", "value": 3}, {"name": "Bob", "value": 6}]
+    # The referee lists the starter first; seating order is kept.
+    assert game["phase"] == "roll" and game["seats"] == ["Bob", "Cy", "Ann"] and game["roller"] == 0
 
 
 def test_with_no_game_the_camera_still_shows_each_roll(app, table):
@@ -167,6 +168,8 @@ def test_a_failing_camera_is_reopened_and_the_game_goes_on(app, host, table):
         assert wait_for(lambda: table.state()["camera"]["state"] == "lost")
         assert "no camera on /dev/video0" in table.state()["camera"]["message"]
         assert host.post("/api/dice", json=ROLL).status_code == 200  # typed dice meanwhile
+        for seat in (0, 1, 2, 0):
+            assert host.post("/api/act", json={"seat": seat, "action": "pass"}).status_code == 200
         assert wait_for(lambda: len(opened) == 2)
         assert wait_for(lambda: table.state()["camera"]["state"] == "off")  # the recording played to its end
     finally:

@@ -8,7 +8,7 @@ from referee import RuleError
 from web import auth
 from web.live import TooManyStreams
 from web.session import Setup
-from web.table import COLOURS, Table, new_match_id
+from web.table import COLOURS, Table
 from web.validate import ApiError, boolean, fields, integer, list_of, one_of, optional, text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -110,8 +110,7 @@ def new_game():
         if len(players) % 2:
             raise ApiError(400, "bad-setup", "Partners play in pairs: give an even number of names.")
         players = [players[index:index + 2] for index in range(0, len(players), 2)]
-    setup = Setup(players, variant, data.get("starter"), data.get("timer", 0),
-                  {"id": new_match_id(), "game": 1} if data.get("match") else None)
+    setup = Setup(players, variant, data.get("starter"), data.get("timer", 0), data.get("match", False))
     try:
         table().start_game(setup)
     except RuleError as error:
@@ -208,10 +207,43 @@ def why():
     return jsonify(legal=False, rule=error.code, message=error.message)
 
 
-# ----- finished games ----------------------------------------------------------------------------------------
+# ----- finished games and records ---------------------------------------------------------------------------
 
 @bp.get("/games")
 def finished_games():
-    return jsonify(games=[{"id": game.id, "finished": game.finished, "origin": game.origin, "variant": game.setup["variant"],
-                           "match": game.setup.get("match"), "result": game.result}
-                          for game in table().store.finished_games()])
+    return jsonify(games=[{"id": game.id, "finished": game.finished, "origin": game.origin,
+                           "variant": game.setup["variant"], "match": game.setup.get("match", False),
+                           "result": game.result} for game in table().store.finished_games()])
+
+
+@bp.get("/games/<int:game_id>/record")
+def export_record(game_id: int):
+    """The game as a `qwixx-record/1` file (its complete turns)."""
+    record = table().stored_session(game_id).record()
+    return Response(record.dumps(), mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="qwixx-game-{game_id}.json"'})
+
+
+@bp.post("/records")
+def import_record():
+    """A record from this table or another, checked by the referee, kept as a finished game to replay."""
+    auth.require_host()
+    if not request.is_json:
+        raise ApiError(415, "not-json", "Send the record as JSON (Content-Type: application/json).")
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError(400, "not-a-record", "This file is not JSON, so it is not a game record.")
+    game_id = table().import_record(data)
+    return jsonify(id=game_id), 201
+
+
+@bp.get("/games/<int:game_id>/replay")
+def replay_steps(game_id: int):
+    """What happened at each step of a stored game, to step through it."""
+    return jsonify(table().replay_steps(game_id))
+
+
+@bp.get("/games/<int:game_id>/replay/<int:step>")
+def replay_step(game_id: int, step: int):
+    """The table as it was after `step` steps."""
+    return jsonify(table().replay_state(game_id, step))

@@ -2,8 +2,8 @@
 
 It keeps the latest frame for the table screen (encoded to JPEG only when a page asks, once per frame).
 A source that fails is reopened with back-off while the game goes on with typed dice; a frame that
-breaks the tracker is skipped. A recording (the demo) is played at its own pace and held after each
-settled roll until the table wants the next one, so the demo plays a real game at the players' speed.
+breaks the tracker is skipped. A recording (the demo) is played at its own pace, and only while the table
+waits for dice: it holds after each settled roll until the players are done, so the demo plays a real game.
 """
 from __future__ import annotations
 
@@ -123,7 +123,8 @@ class CameraLoop:
                 continue
             for event in events:
                 self.table.camera_event(event_json(event))
-            if paced and any(event.event == "roll-settled" for event in events):
+            if paced and not self.table.wants_roll():
+                # A recording plays only while the table waits for dice: the demo follows the players.
                 if not self._hold_until_roll_wanted():
                     return False
                 wall_start = None  # play on from here at the recording's pace

@@ -4,7 +4,7 @@ from __future__ import annotations
 import io
 
 import segno
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from web import auth
 
@@ -41,6 +41,13 @@ def rules():
 @bp.get("/games")
 def games():
     return render_template("games.html")
+
+
+@bp.get("/games/<int:game_id>")
+def replay(game_id: int):
+    if table().store.game(game_id) is None:
+        abort(404)
+    return render_template("replay.html", game_id=game_id)
 
 
 @bp.get("/qr.svg")

@@ -1,33 +1,36 @@
-"""One game at the table: its setup and its log of entries, replayed through the referee.
+"""One sitting at the table: a game (or a three-game match) from its setup and its log, replayed through the
+referee.
 
 The log is what the database stores, one entry per thing that happened:
-    {"type": "roll-off", "seat": 1, "value": 4, "by": "camera"}   a roll for who starts (before the game)
-    {"type": "act", "action": {...}, "by": "player"}               a referee action (roll, reroll, mark, pass)
-    {"type": "retract", "seat": 2}                                  a player takes back an open white-sum decision
-    {"type": "undo", "by": "host"}                                   the last step taken back
-Replaying the log on the setup rebuilds the session exactly; every rule is the referee's. This module adds
-only what the table needs around it: the roll-off, who is who, and sentences to show and speak.
+    {"type": "roll-off", "value": 4, "by": "camera"}     the next roll of the roll-off for who starts
+    {"type": "act", "action": {...}, "by": "player"}     a referee action (roll, reroll, mark, pass)
+    {"type": "retract", "seat": 2}                        a player takes back an open white-sum decision
+    {"type": "undo", "by": "host"}                         the last step taken back
+    {"type": "next-game", "by": "host"}                    the next game of a three-game match
+Replaying the log on the setup rebuilds the session exactly. Every rule is the referee's (Game, RollOff, Match);
+this module adds what the table needs around them: who is who, and sentences to show and speak.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee import Game, Mark, Pass, Phase, Reroll, Roll, RuleError, action_from_json
+from referee import Game, Mark, Match, Pass, Phase, Record, Reroll, Roll, RollOff, RuleError, action_from_json
+from referee.match import GAMES_PER_MATCH
 from referee.variants import find_variant
 
-ROLL_OFF_WINS = 6
 NEWS_KEPT = 12
 VARIANT_TITLES = {"standard": "Standard", "two-sheets": "Two sheets each", "partners": "Partners on one sheet"}
 
 
 @dataclass
 class Setup:
-    players: list  # names, or pairs of names for partners
+    players: list  # names in seating order, or pairs of names for partners
     variant: str = "standard"
-    starter: int | None = None  # seat that rolls first; None: a roll-off decides
+    starter: int | None = None  # the seat that rolls first; None: a roll-off decides
     timer: int = 0  # seconds a decision may take before the table passes for the player; 0: no timer
-    match: dict | None = None  # the three-game match: {"first": game id of game 1, "game": 1..3}
+    match: bool = False  # the three-game match (ruling 12)
 
     def to_json(self) -> dict:
         return {"players": self.players, "variant": self.variant, "starter": self.starter, "timer": self.timer,
@@ -36,14 +39,14 @@ class Setup:
     @classmethod
     def from_json(cls, data: dict) -> Setup:
         return cls(data["players"], data.get("variant", "standard"), data.get("starter"), data.get("timer", 0),
-                   data.get("match"))
+                   bool(data.get("match")))
 
 
 @dataclass
 class News:
     id: int
     text: str  # shown on screens and read by screen readers
-    kind: str  # roll, decided, closed, penalty, turn, over, undo, roll-off
+    kind: str  # roll, decided, closed, penalty, turn, over, undo, roll-off, game
 
     def to_json(self) -> dict:
         return {"id": self.id, "text": self.text, "kind": self.kind}
@@ -54,24 +57,30 @@ class Session:
     game_id: int
     setup: Setup
     log: list[dict] = field(default_factory=list)
-    game: Game | None = None
-    rolloff: list[tuple[int, int]] = field(default_factory=list)  # (seat, value) in order
+    games: list[Game] = field(default_factory=list)  # one, or the games of a match so far; empty during a roll-off
+    rolloff: RollOff | None = None
     news: list[News] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        variant = find_variant(self.setup.variant)
-        self.players = variant.normalise(self.setup.players)
-        self.seats: tuple[str, ...] = variant.seats(self.players)
-        # A person is a name at the table; they play every seat they roll for (two sheets each: two seats;
-        # partners: two people share a seat).
+        self.variant = find_variant(self.setup.variant)
+        self.players = self.variant.normalise(self.setup.players)
+        # A person is a name at the table; phones join as a person and play every seat that person rolls for
+        # (two sheets each: two seats; partners: two people share one).
         self.people: tuple[str, ...] = tuple(dict.fromkeys(
-            variant.person_rolling(self.players, seat, rolls) for seat in range(len(self.seats)) for rolls in (0, 1)))
-        self.seats_of_person: tuple[tuple[int, ...], ...] = tuple(
-            tuple(seat for seat in range(len(self.seats))
-                  if person in {variant.person_rolling(self.players, seat, rolls) for rolls in (0, 1)})
-            for person in self.people)
-        if self.setup.starter is not None and self.game is None and not self.log:
-            self.game = Game(self.players, variant, starter=self.setup.starter)
+            self.variant.person_rolling(self.players, seat, rolls)
+            for seat in range(len(self.variant.seats(self.players))) for rolls in (0, 1)))
+        if self.setup.starter is None:
+            self.rolloff = RollOff(self.variant.seats(self.players))
+        else:
+            self._start(self.setup.starter)
+
+    def _start(self, starter_seat: int) -> None:
+        """Ruling 8 as the referee takes it: the starter is listed first, so turn k is rolled by seat k % n."""
+        first = self.variant.person_rolling(self.players, starter_seat, 0)
+        self.players = next(rotated for rotated in (self.players[shift:] + self.players[:shift]
+                                                    for shift in range(len(self.players)))
+                            if self.variant.person_rolling(rotated, 0, 0) == first)
+        self.games = [Game(self.players, self.variant)]
 
     # ----- replay and copy ---------------------------------------------------------------------------------
 
@@ -83,15 +92,25 @@ class Session:
         return session
 
     def copy(self) -> Session:
-        twin = Session.__new__(Session)
-        twin.__dict__.update(self.__dict__)
+        twin = copy.copy(self)
         twin.log = list(self.log)
-        twin.game = self.game.copy() if self.game is not None else None
-        twin.rolloff = list(self.rolloff)
+        twin.games = [game.copy() for game in self.games]
         twin.news = list(self.news)
+        if self.rolloff is not None:
+            twin.rolloff = copy.copy(self.rolloff)
+            twin.rolloff.rolls = list(self.rolloff.rolls)
         return twin
 
     # ----- what is going on --------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game | None:
+        """The game being played (the last one of a match); None until the roll-off is settled."""
+        return self.games[-1] if self.games else None
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.game.seats if self.game is not None else self.rolloff.players
 
     @property
     def phase(self) -> str:
@@ -100,11 +119,13 @@ class Session:
 
     @property
     def over(self) -> bool:
+        """The game is over (in a match, possibly with more games to come)."""
         return self.game is not None and self.game.is_over
 
     @property
-    def rolloff_seat(self) -> int:
-        return len(self.rolloff) % len(self.seats)
+    def finished(self) -> bool:
+        """Nothing more will be played in this sitting: the game, or the last game of the match, is over."""
+        return self.over and (not self.setup.match or len(self.games) == GAMES_PER_MATCH)
 
     @property
     def decided(self) -> bool:
@@ -114,51 +135,63 @@ class Session:
     def seat_index(self, name: str) -> int:
         return self.seats.index(name)
 
+    def seats_of_person(self, person: int) -> tuple[int, ...]:
+        players = self.players if self.game is not None else self.variant.normalise(self.setup.players)
+        name = self.people[person]
+        return tuple(seat for seat in range(len(self.seats))
+                     if name in {self.variant.person_rolling(players, seat, rolls) for rolls in (0, 1)})
+
     # ----- the one way to change a session -----------------------------------------------------------------
 
-    def apply(self, entry: dict) -> None:
-        """Apply one log entry; raises RuleError (changing nothing) when the rules refuse it."""
+    def apply(self, entry: dict) -> list[News]:
+        """Apply one log entry and return the news it makes; RuleError (changing nothing) when refused."""
         kind = entry["type"]
         news: list[tuple[str, str]] = []
         if kind == "roll-off":
-            self._roll_off(entry["seat"], entry["value"], news)
+            self._roll_off(entry["value"], news)
+        elif kind == "undo":
+            self._undo(news)
         elif self.game is None:
-            raise RuleError("wrong-phase", f"Who starts is not settled yet: {self.seats[self.rolloff_seat]} rolls "
-                                           "one white die for the roll-off.")
+            raise RuleError("wrong-phase", self.prompt())
         elif kind == "act":
             self._act(action_from_json(entry["action"]), news)
         elif kind == "retract":
             taken = self.game.retract(self.seats[entry["seat"]])
             news.append(("undo", f"{taken.player} takes back their decision on the white sum."))
-        elif kind == "undo":
-            self._undo(news)
+        elif kind == "next-game":
+            self._next_game(news)
         else:
             raise RuleError("bad-action", f"Unknown entry {kind!r}.")
         self.log.append(entry)
         base = len(self.log) * 10
-        self.news.extend(News(base + index, text, kind) for index, (kind, text) in enumerate(news))
-        del self.news[:-NEWS_KEPT]
+        made = [News(base + index, text, kind) for index, (kind, text) in enumerate(news)]
+        self.news = (self.news + made)[-NEWS_KEPT:]
+        return made
 
-    def _roll_off(self, seat: int, value: int, news: list) -> None:
-        if self.game is not None:
-            raise RuleError("wrong-phase", "The roll-off is over: the game has started.")
-        if seat != self.rolloff_seat:
-            raise RuleError("wrong-phase", f"It is {self.seats[self.rolloff_seat]}'s roll in the roll-off.")
-        if type(value) is not int or not 1 <= value <= 6:
-            raise RuleError("bad-roll", f"A die shows 1 to 6, not {value!r}.")
-        self.rolloff.append((seat, value))
-        name = self.seats[seat]
-        if value == ROLL_OFF_WINS:
-            self.game = Game(self.players, self.setup.variant, starter=seat)
-            news.append(("roll-off", f"{name} rolled a 6 and starts. {self._turn_sentence()}"))
+    def _roll_off(self, value: int, news: list) -> None:
+        if self.rolloff is None or self.game is not None:
+            raise RuleError("wrong-phase", "There is no roll-off now: the game has started.")
+        name = self.rolloff.roller
+        starter = self.rolloff.roll(value)
+        if starter is None:
+            news.append(("roll-off", f"{name} rolled a {value}. Next: {self.rolloff.roller} rolls one white die."))
         else:
-            news.append(("roll-off", f"{name} rolled a {value}. Next: {self.seats[self.rolloff_seat]} rolls one white die."))
+            self._start(self.rolloff.players.index(starter))
+            news.append(("roll-off", f"{name} rolled a 6 and starts. {self._turn_sentence()}"))
+
+    def _next_game(self, news: list) -> None:
+        if not self.setup.match:
+            raise RuleError("wrong-phase", "This is a single game, not a match: start a new game instead.")
+        # The referee's match rules: the next game once this one is over, the next seat to the left starting.
+        match = self.as_match()
+        game = match.next_game()
+        self.games.append(game)
+        news.append(("game", f"Game {len(self.games)} of {GAMES_PER_MATCH}. {self._turn_sentence()}"))
 
     def _act(self, action, news: list) -> None:
         game = self.game
         before_phase, before_closed = game.phase, game.closed
         before_penalties = {seat: game.score(seat).penalties for seat in self.seats}
-        roller = game.roller
         game.apply(action)
         if isinstance(action, Roll):
             news.append(("roll", f"{self._rolling_name()} rolled {_dice_sentence(action)}."))
@@ -180,15 +213,34 @@ class Session:
             news.append(("turn", self._turn_sentence()))
 
     def _undo(self, news: list) -> None:
-        if self.game.history:
-            taken = self.game.undo()
-            news.append(("undo", f"Undone: {_action_sentence(taken)}."))
-        elif self.rolloff:
-            seat, value = self.rolloff.pop()
-            self.game = None  # the game starts only with the roll-off's 6
-            news.append(("undo", f"Undone: {self.seats[seat]}'s roll-off {value}."))
+        if self.game is not None and not self.game.history and len(self.games) > 1:
+            self.games.pop()  # back into the previous game of the match, as the referee's Match.undo does
+            news.append(("undo", f"Undone: game {len(self.games) + 1} of the match."))
+        elif self.game is not None and self.game.history:
+            news.append(("undo", f"Undone: {_action_sentence(self.game.undo())}."))
+        elif self.rolloff is not None and self.rolloff.rolls:
+            name, value = self.rolloff.rolls[-1]
+            self.rolloff = _rolloff_of(self.rolloff.players, self.rolloff.rolls[:-1])
+            self.games = []
+            self.players = self.variant.normalise(self.setup.players)
+            news.append(("undo", f"Undone: {name}'s roll-off {value}."))
         else:
-            raise RuleError("nothing-to-undo", "There is nothing to undo: no action has been taken yet.")
+            raise RuleError("nothing-to-undo", "There is nothing to undo: nothing has been played yet.")
+
+    # ----- the referee's match and records -----------------------------------------------------------------
+
+    def as_match(self) -> Match:
+        """This sitting's games as the referee's Match (totals, winners, the next game's starter, records)."""
+        match = Match(self.players, self.variant)
+        for number, game in enumerate(self.games):
+            if number:
+                match.next_game()
+            for action in game.history:
+                match.game.apply(action)
+        return match
+
+    def record(self) -> Record:
+        return Record.of_match(self.as_match()) if self.setup.match else Record.of_game(self.game)
 
     # ----- sentences ---------------------------------------------------------------------------------------
 
@@ -203,28 +255,29 @@ class Session:
     def _white_results(self) -> str:
         history = self.game.history
         start = max(index for index, action in enumerate(history) if isinstance(action, (Roll, Reroll)))
+        roll = history[start].roll if isinstance(history[start], Reroll) else history[start]
         decisions = history[start + 1:start + 1 + len(self.seats)]
         marks = [f"{action.player} marked {action.colour} {action.number}" for action in decisions if isinstance(action, Mark)]
         passes = [action.player for action in decisions if isinstance(action, Pass)]
         parts = marks + ([f"{_join(passes)} passed"] if passes else [])
-        roll = history[start].roll if isinstance(history[start], Reroll) else history[start]
         return f"White sum {roll.white_sum}: {'; '.join(parts)}."
 
     def end_sentence(self) -> str:
         outcome = self.game.outcome()
         if outcome is None:
             return ""
-        why = ("two colours are closed" if outcome.end.value == "two-colours-closed"
-               else "a fourth penalty was taken")
-        best = self.game.score(outcome.winners[0]).total
-        if len(outcome.winners) == 1:
-            return f"Game over: {why}. {outcome.winners[0]} wins with {best} points."
-        return f"Game over: {why}. {_join(outcome.winners)} share the win with {best} points."
+        why = "two colours are closed" if outcome.end.value == "two-colours-closed" else "a fourth penalty was taken"
+        sentence = f"Game over: {why}. {_winning(outcome.winners, self.game.score(outcome.winners[0]).total)}"
+        if self.setup.match and self.finished:
+            match = self.as_match()
+            winners = match.winners()
+            sentence += f" The match: {_winning(winners, match.totals()[winners[0]], 'in all')}"
+        return sentence
 
     def prompt(self) -> str:
         """What the table is waiting for, in one sentence."""
         if self.game is None:
-            return f"Roll-off: {self.seats[self.rolloff_seat]} rolls one white die; a 6 starts the game."
+            return f"Roll-off: {self.rolloff.roller} rolls one white die; a 6 starts the game."
         game = self.game
         if game.phase is Phase.ROLL:
             return self._turn_sentence()
@@ -243,17 +296,18 @@ class Session:
             "variant": self.setup.variant,
             "variant_title": VARIANT_TITLES.get(self.setup.variant, self.setup.variant),
             "timer": self.setup.timer,
-            "match": self.setup.match,
+            "match": self._match_json(),
             "seats": list(self.seats),
-            "people": [{"name": name, "seats": list(seats), "joined": index in joined}
-                       for index, (name, seats) in enumerate(zip(self.people, self.seats_of_person))],
+            "people": [{"name": name, "seats": list(self.seats_of_person(index)), "joined": index in joined}
+                       for index, name in enumerate(self.people)],
             "phase": self.phase,
             "prompt": self.prompt(),
-            "rolloff": [{"seat": seat, "value": value} for seat, value in self.rolloff],
-            "rolloff_seat": self.rolloff_seat if game is None else None,
+            "rolloff": [{"name": name, "value": value} for name, value in (self.rolloff.rolls if self.rolloff else [])],
+            "rolloff_seat": self.rolloff.players.index(self.rolloff.roller) if game is None else None,
             "news": [item.to_json() for item in self.news],
-            "can_undo": bool(game is not None and game.history) or bool(self.rolloff),
+            "can_undo": self._undo_label() is not None,
             "undo_label": self._undo_label(),
+            "finished": self.finished,
         }
         if game is None:
             return out
@@ -278,20 +332,46 @@ class Session:
         })
         return out
 
+    def _match_json(self) -> dict | None:
+        if not self.setup.match:
+            return None
+        totals = dict.fromkeys(self.seats, 0)
+        for game in self.games:
+            for seat, score in game.scores().items():
+                totals[seat] += score.total
+        return {"game": max(1, len(self.games)), "of": GAMES_PER_MATCH, "totals": [totals[seat] for seat in self.seats],
+                "games": [[game.score(seat).total for seat in self.seats] for game in self.games]}
+
     def _undo_label(self) -> str | None:
         if self.game is not None and self.game.history:
             return _action_sentence(self.game.history[-1])
-        if self.rolloff:
-            seat, value = self.rolloff[-1]
-            return f"{self.seats[seat]}'s roll-off {value}"
+        if len(self.games) > 1:
+            return f"the start of game {len(self.games)}"
+        if self.rolloff is not None and self.rolloff.rolls:
+            name, value = self.rolloff.rolls[-1]
+            return f"{name}'s roll-off {value}"
         return None
 
     def result(self) -> dict:
-        """What the list of finished games shows."""
-        outcome = self.game.outcome()
-        return {"end": outcome.end.value, "winners": list(outcome.winners), "seats": list(self.seats),
-                "scores": {seat: score.to_json() for seat, score in self.game.scores().items()},
-                "turns": self.game.turn + 1}
+        """What the list of games shows: the scores, and the end and winners once there are some."""
+        game = self.game
+        outcome = game.outcome()
+        result = {"end": outcome.end.value if outcome else None, "winners": list(outcome.winners) if outcome else [],
+                  "seats": list(self.seats),
+                  "scores": {seat: score.to_json() for seat, score in game.scores().items()}, "turns": game.turn + 1}
+        if self.setup.match:
+            match = self.as_match()
+            result.update({"match_totals": match.totals(), "match_winners": list(match.winners()),
+                           "games": [{seat: score.total for seat, score in played.scores().items()}
+                                     for played in match.games]})
+        return result
+
+
+def _rolloff_of(players: tuple, rolls: list[tuple[Any, int]]) -> RollOff:
+    rolloff = RollOff(players)
+    for _, value in rolls:
+        rolloff.roll(value)
+    return rolloff
 
 
 def _option_json(option) -> dict:
@@ -310,6 +390,13 @@ def _cost(option) -> str:
     if option.skipped == 0:
         return "skips none"
     return f"skips {option.skipped}"
+
+
+def _winning(winners, points: int, where: str = "") -> str:
+    tail = f" {where}" if where else ""
+    if len(winners) == 1:
+        return f"{winners[0]} wins with {points} points{tail}."
+    return f"{_join(winners)} share the win with {points} points{tail}."
 
 
 def _dice_sentence(roll: Roll) -> str:

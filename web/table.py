@@ -13,7 +13,7 @@ import threading
 import time
 from typing import Any
 
-from referee import RuleError
+from referee import Record, ReplayError, RuleError
 from web.auth import PinGuard, new_pin, new_token
 from web.live import Broadcaster
 from web.session import Session, Setup
@@ -23,7 +23,6 @@ from web.validate import ApiError
 log = logging.getLogger(__name__)
 
 COLOURS = ("red", "yellow", "green", "blue")
-MATCH_GAMES = 3
 
 
 class Table:
@@ -63,7 +62,7 @@ class Table:
             self.notice = f"The last game could not be resumed ({error}); it was set aside."
             self.store.abandon_game(game_id)
             return None
-        if session.over and stored.finished is None:
+        if session.finished and stored.finished is None:
             self.store.finish_game(session.game_id, session.result())
         return session
 
@@ -116,21 +115,19 @@ class Table:
             return self.session
 
     def play_again(self) -> Session:
-        """The same people again, the starter one seat to the left (a roll-off again if that is how this game
-        began); in a three-game match, the next game of the match (ruling 12), then a new match."""
+        """The next game of a three-game match; otherwise the same people again, the starter one seat to the
+        left of the last one (a roll-off again if that is how the last game began)."""
         with self._lock:
             session = self._require_session()
             if not session.over:
                 raise ApiError(409, "not-over", "The game is still going: finish it or end it first.")
+            if not session.finished:
+                self._record({"type": "next-game", "by": "host"})
+                return self.session
             setup = session.setup
-            match = setup.match
-            if match:
-                match = ({"id": match["id"], "game": match["game"] + 1} if match["game"] < MATCH_GAMES
-                         else {"id": new_match_id(), "game": 1})
-            next_in_match = match is not None and match["game"] > 1
-            starter = None if setup.starter is None and not next_in_match else (
-                (session.game.starter + 1) % len(session.seats))
-            again = Setup(setup.players, setup.variant, starter, setup.timer, match)
+            starter = None if setup.starter is None else 1 % len(session.seats)  # the seat left of the last starter
+            players = session.players if starter is not None else setup.players
+            again = Setup(list(players), setup.variant, starter, setup.timer, setup.match)
             return self.start_game(again, keep_phones_of=session.game_id)
 
     def end_game(self) -> None:
@@ -164,7 +161,7 @@ class Table:
         if session is None or not token:
             return []
         people = self.store.people_of_token(token, session.game_id)
-        return sorted({seat for person in people for seat in session.seats_of_person[person]})
+        return sorted({seat for person in people for seat in session.seats_of_person(person)})
 
     def me(self, token: str | None) -> dict:
         with self._lock:
@@ -197,9 +194,9 @@ class Table:
             if entry["type"] == "roll-off" or entry.get("action", {}).get("action") in ("roll", "reroll"):
                 self.pending_roll = None  # the dice are settled now
             try:
-                if trial.over and not session.over:
+                if trial.finished and not session.finished:
                     self.store.finish_game(trial.game_id, trial.result())
-                elif session.over and not trial.over:
+                elif session.finished and not trial.finished:
                     self.store.reopen_game(trial.game_id)
             except StorageError as error:
                 # The action itself is stored; the finished flag is derived again at the next start.
@@ -235,9 +232,7 @@ class Table:
             self._record({"type": "act", "action": {"action": kind, **dice}, "by": by})
 
     def roll_off(self, value: int, by: str) -> None:
-        with self._lock:
-            session = self._require_session()
-            self._record({"type": "roll-off", "seat": session.rolloff_seat, "value": value, "by": by})
+        self._record({"type": "roll-off", "value": value, "by": by})
 
     # ----- the camera ---------------------------------------------------------------------------------------
 
@@ -331,6 +326,57 @@ class Table:
         while not stop.wait(every_s):
             self.tick()
 
+    # ----- stored games and records ------------------------------------------------------------------------
+
+    def stored_session(self, game_id: int, steps: int | None = None) -> Session:
+        """A stored game replayed (its first `steps` entries only, if given)."""
+        stored = self.store.game(game_id)
+        if stored is None:
+            raise ApiError(404, "no-such-game", f"There is no game {game_id}.")
+        log = stored.actions if steps is None else stored.actions[:steps]
+        return Session.replay(stored.id, Setup.from_json(stored.setup), log)
+
+    def replay_steps(self, game_id: int) -> dict:
+        stored = self.store.game(game_id)
+        if stored is None:
+            raise ApiError(404, "no-such-game", f"There is no game {game_id}.")
+        session = Session(stored.id, Setup.from_json(stored.setup))
+        steps = []
+        for entry in stored.actions:
+            made = session.apply(entry)
+            steps.append(" ".join(item.text for item in made) or _quiet_step(entry))
+        return {"id": game_id, "origin": stored.origin, "steps": steps}
+
+    def replay_state(self, game_id: int, step: int) -> dict:
+        session = self.stored_session(game_id, step)
+        return {"step": min(step, len(session.log)), "game": session.to_json(set())}
+
+    def import_record(self, data: Any) -> int:
+        """Check a record with the referee and keep it as a finished game; returns its id."""
+        try:
+            record = Record.from_json(data)
+        except RuleError as error:
+            raise ApiError(400, error.code, error.message) from None
+        try:
+            played = record.replay()
+        except ReplayError as error:
+            where = f"game {error.game}, " if error.game else ""
+            who = f" ({error.player})" if error.player else ""
+            raise ApiError(422, error.code, f"The record breaks a rule at {where}turn {error.turn}{who}: "
+                                            f"{error.message}") from None
+        games = played.games if record.match else (played,)
+        log = []
+        for number, game in enumerate(games):
+            if number:
+                log.append({"type": "next-game", "by": "record"})
+            log.extend({"type": "act", "action": action.to_json(), "by": "record"} for action in game.history)
+        variant = games[0].variant
+        setup = Setup(variant.to_json_players(games[0].players), variant.name, 0, 0, record.match)
+        session = Session.replay(0, setup, log)
+        game_id = self.store.new_game(setup.to_json(), origin="imported", actions=log)
+        self.store.finish_game(game_id, session.result())  # kept as it is: an unfinished record stays unfinished
+        return game_id
+
     # ----- host ---------------------------------------------------------------------------------------------
 
     def host_login(self, pin: str) -> str:
@@ -340,10 +386,16 @@ class Table:
         return token
 
 
+def _quiet_step(entry: dict) -> str:
+    """A step that made no news: a decision held until everyone has decided."""
+    if entry["type"] == "act":
+        player = entry["action"].get("player", "")
+        return f"{player} decided on the white sum (shown when everyone has)."
+    return "…"
+
+
 def _dice_of(event: dict) -> dict:
     """The dice of a tracker event as the referee takes them: {"white": [a, b], "red": n, ...}."""
     return {"white": list(event.get("white") or []), **(event.get("colours") or {})}
 
 
-def new_match_id() -> str:
-    return secrets.token_hex(4)

@@ -18,6 +18,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="calibration file (default: the one `qwixx-table calibrate` saved, if any)")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: 0.0.0.0, every network)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    parser.add_argument("--database", default=None, metavar="FILE",
+                        help="where games are kept (default: qwixx.sqlite in the app's instance folder)")
 
 
 def lan_address() -> str:
@@ -63,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from web.app import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    app = create_app()
+    app = create_app({"DATABASE": args.database} if args.database else None)
     table = app.extensions["qwixx"]
     host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
     try:

@@ -81,10 +81,10 @@ const Qwixx = (() => {
   };
   const heard = [];  // what was announced and when (the latency benchmark reads it)
   function announce(text, speak) {
+    // Each announcement is a new line in the live region, so a repeated sentence is read again too.
     const region = $("#announcer");
-    region.textContent = "";
-    // A fresh text node after clearing makes screen readers read a repeated sentence again.
-    setTimeout(() => { region.textContent = text; }, 30);
+    region.append(el("p", {}, text));
+    while (region.childElementCount > 3) region.firstElementChild.remove();
     heard.push({ text, at: Date.now() });
     if (speak) speech.say(text);
   }

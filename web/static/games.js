@@ -1,33 +1,72 @@
-/* The finished games: when, who won, every score. */
+/* The games kept at this table: who won, every score, the record to save, a replay; and loading a record. */
 "use strict";
 
 (() => {
-  const { el, $, api, names } = Qwixx;
+  const { el, $, api, names, COLOURS, TITLE } = Qwixx;
   const when = (seconds) => new Date(seconds * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+
+  function headline(game) {
+    const result = game.result;
+    if (game.match && result.match_winners && result.match_winners.length) {
+      return `Match: ${names(result.match_winners)} ${result.match_winners.length > 1 ? "share the win" : "won"}`;
+    }
+    if (!result.winners.length) return "Unfinished game";
+    return `${names(result.winners)} ${result.winners.length > 1 ? "share the win" : "won"}`;
+  }
 
   function gameCard(game) {
     const result = game.result;
     const ranking = result.seats.slice().sort((a, b) => result.scores[b].total - result.scores[a].total);
+    const end = { "two-colours-closed": "two colours closed", "four-penalties": "a fourth penalty" }[result.end] || "not finished";
     return el("li", { class: "card" },
-      el("h2", {}, `${names(result.winners)} ${result.winners.length > 1 ? "share the win" : "won"}`),
-      el("p", { class: "hint" }, `${when(game.finished)} · ${result.end === "two-colours-closed" ? "two colours closed" : "a fourth penalty"}`,
-         game.match ? ` · match game ${game.match.game} of 3` : ""),
+      el("h2", {}, headline(game)),
+      el("p", { class: "hint" }, [when(game.finished), end, game.origin === "imported" ? "loaded from a record" : null,
+                                  game.match ? "three-game match (last game shown)" : null].filter(Boolean).join(" · ")),
       el("table", { class: "scores" },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"),
-          ["Red", "Yellow", "Green", "Blue"].map((title) => el("th", { scope: "col" }, title)),
-          el("th", { scope: "col" }, "Penalties"), el("th", { scope: "col" }, "Total"))),
+          COLOURS.map((colour) => el("th", { scope: "col" }, TITLE[colour])),
+          el("th", { scope: "col" }, "Penalties"), el("th", { scope: "col" }, "Total"),
+          game.match ? el("th", { scope: "col" }, "Match") : null)),
         el("tbody", {}, ranking.map((seat) => {
           const score = result.scores[seat];
           return el("tr", { class: result.winners.includes(seat) ? "winner" : null },
             el("th", { scope: "row" }, seat),
-            ["red", "yellow", "green", "blue"].map((colour) => el("td", {}, String(score[colour]))),
-            el("td", {}, String(score.penalties)), el("td", {}, String(score.total)));
-        }))));
+            COLOURS.map((colour) => el("td", {}, String(score[colour]))),
+            el("td", {}, String(score.penalties)), el("td", {}, String(score.total)),
+            game.match ? el("td", {}, String(result.match_totals[seat])) : null);
+        }))),
+      el("div", { class: "buttons" },
+        el("a", { class: "button primary", href: `/games/${game.id}` }, "Replay"),
+        el("a", { class: "button", href: `/api/games/${game.id}/record`, download: `qwixx-game-${game.id}.json` }, "Save the record")));
   }
 
-  api("/api/games").then((data) => {
-    $("#games").replaceChildren(data.games.length
-      ? el("ol", { class: "game-list" }, data.games.map(gameCard))
-      : el("p", {}, "No finished games yet."));
-  }).catch((failure) => { $("#games").textContent = failure.message; });
+  function load() {
+    api("/api/games").then((data) => {
+      $("#games").replaceChildren(data.games.length
+        ? el("ol", { class: "game-list", "aria-label": "Games, latest first" }, data.games.map(gameCard))
+        : el("p", {}, "No finished games yet."));
+    }).catch((failure) => { $("#games").textContent = failure.message; });
+  }
+
+  $("#record-file").addEventListener("change", async (event) => {
+    const file = event.target.files[0];
+    const error = $("#import-error");
+    error.textContent = "";
+    if (!file) return;
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+    } catch (failure) {
+      error.textContent = "This file is not JSON, so it is not a game record.";
+      return;
+    }
+    try {
+      const answer = await Qwixx.asHost(() => api("/api/records", record));
+      location.href = `/games/${answer.id}`;
+    } catch (failure) {
+      error.textContent = failure.message;
+    }
+  });
+
+  load();
 })();

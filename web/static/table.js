@@ -111,7 +111,7 @@
       $("#prompt").textContent = game.prompt;
       sum = game.white_sum ?? null;
       if (game.phase === "roll-off") {
-        detail = game.rolloff.length ? `Roll-off so far: ${game.rolloff.map((roll) => `${game.seats[roll.seat]} ${roll.value}`).join(", ")}.` : "";
+        detail = game.rolloff.length ? `Roll-off so far: ${game.rolloff.map((roll) => `${roll.name} ${roll.value}`).join(", ")}.` : "";
       } else if (game.phase === "white") {
         detail = `Still deciding: ${names(game.waiting_for.map((seat) => game.seats[seat]))}.`;
       } else if (game.phase === "colour") {
