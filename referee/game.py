@@ -1,6 +1,7 @@
 """The game object: one game of Qwixx from the first roll to the final scores (rulings 1-9)."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple
 
@@ -53,6 +54,24 @@ COLOUR_CANDIDATES = {
 _ROLL, _WHITE, _COLOUR, _OVER = Phase.ROLL, Phase.WHITE, Phase.COLOUR, Phase.OVER
 _TWO_COLOURS, _FOUR_PENALTIES = End.TWO_COLOURS_CLOSED, End.FOUR_PENALTIES
 PASSED = -1  # an action-1 decision: pass; a mark is colour * 16 + box
+
+
+@functools.cache  # a row is fully given by these three; there are at most 4 * 2**12 * 2 of them
+def _row(colour: int, mask: int, closed: bool) -> Row:
+    last = (mask & ~LOCK_BIT).bit_length() - 1
+    boxes = []
+    for box, number in enumerate(NUMBERS[colour]):
+        if mask >> box & 1:
+            state = BoxState.MARKED
+        elif box < last:
+            state = BoxState.GONE
+        elif closed:
+            state = BoxState.CLOSED
+        else:
+            state = BoxState.OPEN
+        boxes.append((number, state))
+    marks = tuple(number for number, state in boxes if state is BoxState.MARKED)
+    return Row(COLOURS[colour], marks, bool(mask & LOCK_BIT), closed, tuple(boxes))
 
 
 class GameState(NamedTuple):
@@ -192,25 +211,8 @@ class Game:
     def sheet(self, player: str) -> Sheet:
         seat = self._seat(player)
         closed = self._closed_mask
-        rows = []
-        for colour in range(4):
-            mask = self._rows[seat * 4 + colour]
-            last = (mask & ~LOCK_BIT).bit_length() - 1
-            numbers = NUMBERS[colour]
-            boxes = []
-            for box, number in enumerate(numbers):
-                if mask >> box & 1:
-                    state = BoxState.MARKED
-                elif box < last:
-                    state = BoxState.GONE
-                elif closed >> colour & 1:
-                    state = BoxState.CLOSED
-                else:
-                    state = BoxState.OPEN
-                boxes.append((number, state))
-            rows.append(Row(COLOURS[colour], tuple(number for number, state in boxes if state is BoxState.MARKED),
-                            bool(mask & LOCK_BIT), bool(closed >> colour & 1), tuple(boxes)))
-        return Sheet(player, tuple(rows), self._penalties[seat])
+        return Sheet(player, tuple(_row(colour, self._rows[seat * 4 + colour], bool(closed >> colour & 1))
+                                   for colour in range(4)), self._penalties[seat])
 
     def score(self, player: str) -> Score:
         seat = self._seat(player)
