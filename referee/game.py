@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import random
 from dataclasses import dataclass
 from typing import Any, Iterable, NamedTuple
 
@@ -22,7 +23,7 @@ POINTS = tuple(row_points(count) for count in range(BOXES_PER_ROW + 2))
 WHITE_SUM_BOXES = {number: tuple(boxes[number] for boxes in BOX) for number in range(2, 13)}
 # ROW_FACTS[row][box]: the tail of the Option for marking `box` in a row marked as `row` (boxes skipped,
 # whether it locks, the row's points before and after, no penalty), or None if the box may not be marked.
-ROW_FACTS: dict[int, tuple[tuple[int, bool, int, int, bool] | None, ...]] = {}
+ROW_FACTS: list[tuple[tuple[int, bool, int, int, bool] | None, ...] | None] = [None] * (LOCK_BIT << 1)
 
 
 def _row_facts(row: int) -> tuple[tuple[int, bool, int, int, bool] | None, ...]:
@@ -50,6 +51,11 @@ COLOUR_CANDIDATES = {
                                        for white in sorted({first, second}, reverse=colour >= 2))
                             for die in range(1, 7)} for colour in range(4))
     for first, second in DIE_PAIRS}
+@functools.lru_cache(maxsize=4096)  # Marks are values: games with the same names share them
+def _mark(player: str, colour: int, box: int) -> Mark:
+    return Mark(player, COLOURS[colour], NUMBERS[colour][box])
+
+
 # Enum members read through the class cost a descriptor call each; these are read on every action.
 _ROLL, _WHITE, _COLOUR, _OVER = Phase.ROLL, Phase.WHITE, Phase.COLOUR, Phase.OVER
 _TWO_COLOURS, _FOUR_PENALTIES = End.TWO_COLOURS_CLOSED, End.FOUR_PENALTIES
@@ -251,10 +257,10 @@ class Game:
             if closed >> colour & 1:
                 continue
             row = rows[base + colour]
-            facts = ROW_FACTS.get(row) or _row_facts(row)
-            if facts[box] is not None:
+            facts = (ROW_FACTS[row] or _row_facts(row))[box]
+            if facts is not None:
                 key = (base + colour) * 16 + box
-                options.append(_new_tuple(Option, (marks[key] or self._make_mark(key), dice) + facts[box]))
+                options.append(_new_tuple(Option, (marks[key] or self._make_mark(key), dice) + facts))
         options.append(self._pass_options[seat][penalty])
         return tuple(options)
 
@@ -271,7 +277,7 @@ class Game:
     def _make_mark(self, key: int) -> Mark:
         seat_colour, box = divmod(key, 16)
         seat, colour = divmod(seat_colour, 4)
-        mark = self._marks[key] = Mark(self.seats[seat], COLOURS[colour], NUMBERS[colour][box])
+        mark = self._marks[key] = _mark(self.seats[seat], colour, box)
         return mark
 
     def why_not(self, player: str, colour: Colour | str, number: int) -> RuleError | None:
@@ -302,6 +308,11 @@ class Game:
 
     def roll(self, roll: Roll) -> None:
         self.apply(roll)
+
+    def random_roll(self, rng: random.Random) -> Roll:
+        """A fair roll of the dice still in play (the program rolling for the table); apply it to play it."""
+        closed = self._closed_mask
+        return Roll.random(rng, tuple(colour for index, colour in enumerate(COLOURS) if not closed >> index & 1))
 
     def reroll(self, **dice: int) -> None:
         """Ruling 9: roll single dice again before anyone decides, e.g. `reroll(red=4)` or `reroll(white2=3)`."""

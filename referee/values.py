@@ -318,6 +318,12 @@ class Option(NamedTuple):
         """What the option does to the player's total."""
         return self.row_after - self.row_before - (PENALTY_POINTS if self.penalty else 0)
 
+    def to_json(self) -> dict[str, Any]:
+        """What a page needs to show the option and send it back (`action` is the action's JSON)."""
+        return {"action": self.action.to_json(), "dice": [list(die) for die in self.dice], "skipped": self.skipped,
+                "skipped_numbers": list(self.skipped_numbers), "locks": self.locks, "row_before": self.row_before,
+                "row_after": self.row_after, "penalty": self.penalty, "points": self.points, "text": self.describe()}
+
     def describe(self) -> str:
         """One line for a new player, e.g. "red 7 (white 2 + red 5): skips red 2-6 (5 boxes); red 0 -> 1 point"."""
         if type(self.action) is Pass:

@@ -4,9 +4,14 @@ from pathlib import Path
 
 import referee
 
-ROOT = Path(__file__).resolve().parent.parent
+README = Path(__file__).resolve().parent.parent / "README.md"
 
 
 def test_referee_docstring_examples():
     result = doctest.testmod(referee, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 10 and result.failed == 0
+
+
+def test_readme_examples():
+    result = doctest.testfile(str(README), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0

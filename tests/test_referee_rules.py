@@ -58,6 +58,39 @@ def test_001_white_two_four_red_five_example():
     assert game.sheet("Ann").row("red").marks == (6, 7)
 
 
+def test_002_chris_adds_white_four_to_blue_six():
+    """002: Chris (active) adds the white 4 to the blue 6 and crosses out blue 10; Annie and Nora choose not to
+    cross out a number; Tony crosses out the yellow 5. Non-active players who pass take no penalty."""
+    game = Game(["Chris", "Annie", "Nora", "Tony"])
+    game.apply(Roll((4, 1), red=2, yellow=3, green=5, blue=6))
+    game.pass_("Chris")
+    game.pass_("Annie")
+    game.pass_("Nora")
+    game.mark("Tony", "yellow", 5)
+    blue_ten = next(option for option in game.legal_options("Chris") if option.colour == "blue" and option.number == 10)
+    assert blue_ten.dice == (("white", 4), ("blue", 6)) and not blue_ten.penalty
+    game.apply(blue_ten)
+    assert game.sheet("Chris").row("blue").marks == (10,) and game.sheet("Tony").row("yellow").marks == (5,)
+    assert all(score.penalties == 0 for score in game.scores().values())
+
+
+def test_000_faq_two_players_play_a_whole_game():
+    game = Game(["Ann", "Bob"])
+    while not game.is_over:
+        turn(game, white_roll(game, 7))  # nobody ever marks: Ann's fourth penalty comes on turn 7
+    assert game.turn == 6 and game.outcome().winners == ("Bob",)
+
+
+def test_option_json_for_a_page():
+    game = Game(["Ann", "Bob"])
+    game.apply(Roll((2, 4), red=5, yellow=1, green=3, blue=6))
+    data = game.legal_options("Ann")[0].to_json()
+    assert data == {"action": {"action": "mark", "player": "Ann", "colour": "red", "number": 6},
+                    "dice": [["white", 2], ["white", 4]], "skipped": 4, "skipped_numbers": [2, 3, 4, 5],
+                    "locks": False, "row_before": 0, "row_after": 1, "penalty": False, "points": 1,
+                    "text": "red 6 (white 2 + white 4): skips red 2-5 (4 boxes); red 0 -> 1 point"}
+
+
 def test_001_first_mark_red_seven_makes_two_to_six_unavailable():
     game = Game(["Ann", "Bob"])
     game.apply(Roll((3, 4), red=1, yellow=1, green=1, blue=1))
