@@ -14,6 +14,7 @@ from referee.errors import RuleError
 
 REPLAYERS: dict[str, str] = {
     "qwixx-record/1": "referee.record:replay_report",
+    "qwixx-cards-record/1": "referee.cards.record:replay_report",
 }
 
 
