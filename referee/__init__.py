@@ -48,7 +48,8 @@ What a web page calls:
 - The state: `phase` (`Phase.ROLL`, `WHITE`, `COLOUR`, `OVER`), `roller`, `person_rolling`, `turn`, `dice`,
   `white_sum`, `waiting_for` (who still decides in the open action), `pending` (decisions held in action 1),
   `closed` (colours in closing order), `is_over`, `outcome()` (`Outcome(end, winners)` or None),
-  `sheet(player)` (rows, box states, lock, penalties, score), `score(player)`, `scores()`, `history`.
+  `sheet(player)` (rows, box states, lock, penalties, score), `score(player)`, `scores()`, `history`,
+  `turns()` (each turn as a table would tell it: dice, decisions, penalty, colours closed).
 - Options and refusals: `legal_options(player)` gives `Option`s (the action to apply, the dice that make it,
   boxes skipped, whether it locks, the row's points before and after, whether it costs a penalty;
   `describe()` says it in words); `why_not(player, colour, number)` gives the `RuleError` that marking that
@@ -65,7 +66,7 @@ left-of-last-mark, lock-needs-five, bad-roll; and, outside play, bad-action (not
 bad-setup (players or variant), nothing-to-undo, not-a-record.
 """
 from referee.errors import RuleError
-from referee.game import Game, GameState, Outcome
+from referee.game import Game, GameState, Outcome, Turn
 from referee.match import Match
 from referee.record import Record, ReplayError
 from referee.rolloff import RollOff
@@ -78,5 +79,5 @@ from referee.variants import VARIANTS, Variant
 __all__ = [
     "COLOURS", "Action", "BoxState", "Colour", "End", "Game", "GameState", "Mark", "Match", "Option", "Outcome",
     "Pass", "Phase", "Record", "ReplayError", "Reroll", "Roll", "RollOff", "Row", "RuleError", "Score", "Sheet",
-    "VARIANTS", "Variant", "action_from_json",
+    "Turn", "VARIANTS", "Variant", "action_from_json",
 ]

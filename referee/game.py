@@ -1,6 +1,7 @@
 """The game object: one game of Qwixx from the first roll to the final scores (rulings 1-9)."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
 from dataclasses import dataclass
@@ -102,6 +103,24 @@ class Outcome:
 
     end: End
     winners: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """What happened in one turn, as a table would tell it (see `Game.turns`)."""
+
+    number: int                           # from 0
+    roller: str
+    roll: Roll                            # the dice played with (after any re-roll)
+    white: dict[str, Mark | Pass]         # action-1 decisions, in the order they were taken
+    colour: Mark | Pass | None            # the roller's action-2 decision; None if not taken (yet, or ever)
+    penalty: bool                         # the roller took a penalty
+    closed: tuple[Colour, ...]            # colours closed in this turn
+    complete: bool                        # nothing more can happen in this turn
+
+    @property
+    def white_marks(self) -> tuple[Mark, ...]:
+        return tuple(decision for decision in self.white.values() if type(decision) is Mark)
 
 
 class Game:
@@ -206,6 +225,30 @@ class Game:
         totals = {seat: score.total for seat, score in self.scores().items()}
         best = max(totals.values())
         return Outcome(self._end, tuple(seat for seat, total in totals.items() if total == best))
+
+    def turns(self) -> tuple[Turn, ...]:
+        """Every turn so far, the open one last (incomplete), worked out by replaying the history."""
+        replay = Game(self.players, self.variant, starter=self.starter)
+        turns: list[Turn] = []
+        for action in self._history:
+            phase, closed, penalties = replay._phase, len(replay._closed), replay._penalties
+            replay.apply(action)
+            kind = type(action)
+            if kind is Roll:
+                turns.append(Turn(replay._turn, replay.roller, action, {}, None, False, (), False))
+                continue
+            turn = turns[-1]
+            if kind is Reroll:
+                changes: dict[str, Any] = {"roll": action.roll}
+            elif phase is _WHITE:
+                changes = {"white": {**turn.white, action.player: action}}
+            else:
+                changes = {"colour": action}
+            changes["closed"] = turn.closed + replay.closed[closed:]
+            changes["penalty"] = replay._penalties != penalties
+            changes["complete"] = replay._phase is _ROLL or replay._phase is _OVER
+            turns[-1] = dataclasses.replace(turn, **changes)
+        return tuple(turns)
 
     @property
     def history(self) -> tuple[Action, ...]:

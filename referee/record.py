@@ -27,7 +27,7 @@ from referee.errors import RuleError
 from referee.formats import load_json
 from referee.game import Game
 from referee.match import GAMES_PER_MATCH, Match
-from referee.values import COLOURS, Mark, Pass, Phase, Reroll, Roll, parse_colour
+from referee.values import COLOURS, Mark, Roll
 from referee.variants import find_variant
 
 FORMAT = "qwixx-record/1"
@@ -222,27 +222,11 @@ def _replay_turns(game: Game, turns: tuple[dict[str, Any], ...], game_number: in
 
 
 def _turns_of(game: Game) -> list[dict[str, Any]]:
-    """The complete turns of a game, rebuilt by replaying its history and watching the phase."""
-    replay = Game(game.players, game.variant, starter=game.starter)
-    turns: list[dict[str, Any]] = []
-    current: dict[str, Any] | None = None
-    for action in game.history:
-        phase = replay.phase
-        replay.apply(action)
-        if type(action) is Roll or type(action) is Reroll:
-            roll = action if type(action) is Roll else action.roll
-            if type(action) is Roll:
-                current = {"roll": roll.dice(), "white": {}, "colour": None}
-            else:
-                current["roll"] = roll.dice()
-        elif phase is Phase.WHITE and type(action) is Mark:
-            current["white"][action.player] = [action.colour.value, action.number]
-        elif phase is Phase.COLOUR and type(action) is Mark:
-            current["colour"] = [action.colour.value, action.number]
-        if replay.phase in (Phase.ROLL, Phase.OVER) and current is not None and type(action) in (Mark, Pass):
-            turns.append(current)
-            current = None
-    return turns
+    """The complete turns of a game in the record's terms."""
+    return [{"roll": turn.roll.dice(),
+             "white": {mark.player: [mark.colour.value, mark.number] for mark in turn.white_marks},
+             "colour": [turn.colour.colour.value, turn.colour.number] if type(turn.colour) is Mark else None}
+            for turn in game.turns() if turn.complete]
 
 
 def _turn_lines(turns: tuple[dict[str, Any], ...], indent: str) -> str:

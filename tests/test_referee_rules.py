@@ -81,6 +81,25 @@ def test_000_faq_two_players_play_a_whole_game():
     assert game.turn == 6 and game.outcome().winners == ("Bob",)
 
 
+def test_turns_tell_what_happened():
+    from referee.game import Turn
+    game = Game(["Ann", "Bob"])
+    five_greens(game, "Bob")
+    done = len(game.turns())
+    game.apply(Roll((1, 1), red=3, yellow=3, green=5, blue=3))
+    game.reroll(red=4)
+    game.mark("Bob", "green", 2)
+    assert game.turns()[-1].complete is False and game.turns()[-1].white == {"Bob": Mark("Bob", Colour.GREEN, 2)}
+    game.pass_(game.seats[0] if game.seats[0] != "Bob" else game.seats[1])
+    game.pass_(game.roller)
+    roller = game.turns()[-1].roller
+    assert game.turns()[-1] == Turn(done, roller, Roll((1, 1), red=4, yellow=3, green=5, blue=3),
+                                    {"Bob": Mark("Bob", Colour.GREEN, 2), "Ann": Pass("Ann")}, Pass(roller),
+                                    roller == "Ann", (Colour.GREEN,), True)
+    assert game.turns()[-1].white_marks == (Mark("Bob", Colour.GREEN, 2),)
+    assert len(game.turns()) == done + 1 == game.turn
+
+
 def test_option_json_for_a_page():
     game = Game(["Ann", "Bob"])
     game.apply(Roll((2, 4), red=5, yellow=1, green=3, blue=6))

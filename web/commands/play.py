@@ -233,13 +233,13 @@ class TerminalTable:
             choice = self._choose(answer, player, options)
             if choice is None:
                 continue
-            before = self._snapshot()
+            phase, closed = game.phase, len(game.closed)
             try:
                 game.apply(choice)
             except RuleError as error:
                 self.say(f"  Not allowed: {error.message}")
                 continue
-            self._report(before, choice)
+            self._report(phase, closed)
             return
 
     def _describe(self, option: Any) -> str:
@@ -351,39 +351,26 @@ class TerminalTable:
 
     # ----- what happened -----------------------------------------------------------------------------------
 
-    def _snapshot(self) -> dict[str, Any]:
-        game = self.game
-        return {"phase": game.phase, "closed": game.closed, "turn": game.turn, "roller": game.roller,
-                "sheets": {seat: game.sheet(seat) for seat in game.seats}}
-
-    def _report(self, before: dict[str, Any], action: Any) -> None:
+    def _report(self, phase: Any, closed: int) -> None:
+        """Tell what the action just taken did; `phase` and `closed` (a count) are from before it."""
         from referee import Phase
 
         game = self.game
-        if before["phase"] is Phase.WHITE:
+        turn = game.turns()[-1]
+        if phase is Phase.WHITE:
             if game.phase is Phase.WHITE:
-                self.say(f"  {_action_words(action)}: held until everyone has decided.")
+                latest = list(turn.white.values())[-1]
+                self.say(f"  {_decision_words(latest)}: held until everyone has decided.")
                 return
-            moves = []
-            for seat in game.seats:
-                new = _new_marks(before["sheets"][seat], game.sheet(seat))
-                moves.append(f"{seat} marks {new}" if new else f"{seat} passes")
-            self.say("White sum: " + "; ".join(moves) + ".")
+            self.say("White sum: " + "; ".join(_decision_words(turn.white[seat]) for seat in game.seats) + ".")
+        elif turn.penalty:
+            self.say(f"{turn.roller} marked nothing this turn: penalty {game.score(turn.roller).penalties} of 4 (-5).")
         else:
-            roller = before["roller"]
-            new = _new_marks(before["sheets"][roller], game.sheet(roller))
-            if new:
-                self.say(f"{roller} marks {new}.")
-            elif game.sheet(roller).penalties > before["sheets"][roller].penalties:
-                self.say(f"{roller} marked nothing this turn: penalty {game.sheet(roller).penalties} of 4 (-5).")
-            else:
-                self.say(f"{roller} passes.")
-        for colour in game.closed[len(before["closed"]):]:
+            self.say(f"{_decision_words(turn.colour)}.")
+        for colour in game.closed[closed:]:
             lockers = [seat for seat in game.seats if game.sheet(seat).row(colour).locked]
             self.say(self.paint(f"{' and '.join(lockers)} locked {colour}: {colour} is closed for everyone. "
                                 f"Take the {colour} die off the table.", colour))
-        if game.is_over:
-            return
         if game.phase is Phase.ROLL:
             self.say("Scores: " + ", ".join(f"{seat} {score.total}" for seat, score in game.scores().items()))
             if self.save_path:
@@ -439,20 +426,17 @@ def _parse_box(text: str) -> tuple[str, int] | None:
     return colour, int(found.group(2))
 
 
-def _new_marks(before: Any, after: Any) -> str:
-    added = []
-    for old, new in zip(before.rows, after.rows):
-        for number in new.marks[len(old.marks):]:
-            added.append(f"{new.colour} {number}" + (" and the lock" if new.locked and not old.locked else ""))
-    return ", ".join(added)
+def _decision_words(decision: Any) -> str:
+    if type(decision).__name__ == "Pass":
+        return f"{decision.player} passes"
+    lock = " and the lock" if decision.number == decision.colour.lock_number else ""
+    return f"{decision.player} marks {decision.colour} {decision.number}{lock}"
 
 
 def _action_words(action: Any) -> str:
     kind = type(action).__name__
-    if kind == "Mark":
-        return f"{action.player} marks {action.colour} {action.number}"
-    if kind == "Pass":
-        return f"{action.player} passes"
+    if kind in ("Mark", "Pass"):
+        return _decision_words(action)
     if kind == "Reroll":
         return f"re-roll to {action.roll}"
     return f"roll ({action})"
