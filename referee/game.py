@@ -52,9 +52,10 @@ COLOUR_CANDIDATES = {
                                        for white in sorted({first, second}, reverse=colour >= 2))
                             for die in range(1, 7)} for colour in range(4))
     for first, second in DIE_PAIRS}
-@functools.lru_cache(maxsize=4096)  # Marks are values: games with the same names share them
-def _mark(player: str, colour: int, box: int) -> Mark:
-    return Mark(player, COLOURS[colour], NUMBERS[colour][box])
+@functools.lru_cache(maxsize=256)  # Marks are values: games with the same seats share them
+def _mark_table(seats: tuple[str, ...]) -> tuple[Mark | None, ...]:
+    return tuple(Mark(seat, COLOURS[colour], NUMBERS[colour][box]) if box < BOXES_PER_ROW else None
+                 for seat in seats for colour in range(4) for box in range(16))
 
 
 # Enum members read through the class cost a descriptor call each; these are read on every action.
@@ -139,7 +140,7 @@ class Game:
         if type(starter) is not int or not 0 <= starter < self._count:
             raise RuleError("bad-setup", f"The starter must be a seat number from 0 to {self._count - 1}.")
         self.starter = starter
-        self._marks: list[Mark | None] = [None] * (self._count * 64)  # made when first needed: see _mark
+        self._marks = _mark_table(self.seats)  # every Mark of this game, at (seat * 4 + colour) * 16 + box
         self._passes = tuple(Pass(seat) for seat in self.seats)
         # the pass option of each seat, without and with a penalty
         self._pass_options = tuple((_new_tuple(Option, (action, (), 0, False, 0, 0, False)),
@@ -302,8 +303,7 @@ class Game:
             row = rows[base + colour]
             facts = (ROW_FACTS[row] or _row_facts(row))[box]
             if facts is not None:
-                key = (base + colour) * 16 + box
-                options.append(_new_tuple(Option, (marks[key] or self._make_mark(key), dice) + facts))
+                options.append(_new_tuple(Option, (marks[(base + colour) * 16 + box], dice) + facts))
         options.append(self._pass_options[seat][penalty])
         return tuple(options)
 
@@ -312,16 +312,12 @@ class Game:
         dice = self._dice
         if self._candidates_dice is not dice:
             per_colour = COLOUR_CANDIDATES[dice.white]
-            self._candidates_dice = dice
-            self._candidates = tuple(candidate for colour, die in enumerate(dice.by_colour) if die is not None
-                                     for candidate in per_colour[colour][die])
+            candidates: tuple[tuple[int, int, tuple], ...] = ()
+            for colour, die in enumerate(dice.by_colour):
+                if die is not None:
+                    candidates += per_colour[colour][die]
+            self._candidates_dice, self._candidates = dice, candidates
         return self._candidates
-
-    def _make_mark(self, key: int) -> Mark:
-        seat_colour, box = divmod(key, 16)
-        seat, colour = divmod(seat_colour, 4)
-        mark = self._marks[key] = _mark(self.seats[seat], colour, box)
-        return mark
 
     def why_not(self, player: str, colour: Colour | str, number: int) -> RuleError | None:
         """The error that marking `colour` `number` would raise now (None if it is legal); changes nothing."""
@@ -623,7 +619,7 @@ class Game:
             return self._passes[seat]
         colour, box = divmod(decision, 16)
         key = (seat * 4 + colour) * 16 + box
-        return self._marks[key] or self._make_mark(key)
+        return self._marks[key]
 
     # ----- copies and JSON ---------------------------------------------------------------------------------
 
@@ -633,7 +629,6 @@ class Game:
         game.__dict__.update(self.__dict__)
         game._history = list(self._history)
         game._stack = list(self._stack)
-        game._marks = list(self._marks)
         return game
 
     @classmethod
