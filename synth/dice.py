@@ -6,7 +6,7 @@ sum to 7 and 1, 2, 3 run counterclockwise round the corner they share (a right-h
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -149,6 +149,7 @@ class DieShape:
         u, v = (np.array(axis, dtype=float) for axis in FACE_AXES[value])
         return np.array([(n + a * u + b * v) * self.half for a, b in FACE_CORNERS])
 
+    @lru_cache(maxsize=64)
     def surface_samples(self, per_edge: int = 7) -> np.ndarray:
         """Points spread over the die's rounded surface, in die coordinates: for contact tests."""
         grid = np.linspace(-1, 1, per_edge)
@@ -164,7 +165,9 @@ class DieShape:
         core = np.clip(cube, -(self.half - r), self.half - r)
         offset = cube - core
         length = np.linalg.norm(offset, axis=1, keepdims=True)
-        return core + offset / np.maximum(length, 1e-9) * r
+        samples = core + offset / np.maximum(length, 1e-9) * r
+        samples.setflags(write=False)
+        return samples
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from synth.solids import DieSolid, solid_for
 from synth.table import tray_floor_corners
 from vision.readings import QWIXX_COLOURS
 
+PLACEMENT_ATTEMPTS = 200
 QWIXX_SET = ("white", "white", "red", "yellow", "green", "blue")
 LIGHTS = ("neutral", "warm", "cool", "dim", "hard", "soft", "glare")
 BLURS = ("none", "motion", "defocus", "shake")
@@ -256,6 +257,9 @@ def world_distance(solids: list[Solid], points: np.ndarray) -> np.ndarray:
 def clearance(die: Die, obstacles: list[Solid]) -> float:
     """How far the die's surface is from the nearest obstacle (negative: they overlap), sampled both ways
     where the obstacle is a die: the edge of either can reach between the other's samples."""
+    centre = np.asarray(die.pose.position)
+    reach = die.shape.half * math.sqrt(3)
+    obstacles = [o for o in obstacles if np.linalg.norm(np.asarray(o.pose.position) - centre) < reach + o.bound_radius]
     if not obstacles:
         return np.inf
     gap = float(world_distance(obstacles, die.pose.to_world(die.shape.surface_samples(9))).min())
@@ -324,26 +328,30 @@ def _place_dice(rng, camera: Camera, colours, looks, touching, cocked, edge, tra
     box_low = np.maximum(centre - half_span, margin)
     box_high = np.minimum(centre + half_span, [camera.width - margin, camera.height - margin])
     tray_limit = None if tray is None else tray_floor_corners(tray)
+    frame_low = np.array([margin, margin])
+    frame_high = np.array([camera.width - margin, camera.height - margin])
     placed: list[Die] = []
+    obstacles: list[Solid] = []
+    supports: list[Die] = []  # flat dice well inside the frame, for a cocked die to lean on
     order = list(range(len(colours)))
     cocked_set = set(order[len(order) - cocked:]) if cocked else set()
     edge_set = set(order[len(order) - cocked - edge:len(order) - cocked]) if edge else set()
     for index in order:
         colour, look = colours[index], looks[index]
         seed = int(rng.integers(1 << 30))
-        for attempt in range(200):
+        shape = _shape(rng, colour)
+        for attempt in range(PLACEMENT_ATTEMPTS):
             value, yaw = int(rng.integers(1, 7)), float(rng.uniform(0, 360))
             if index in edge_set:
                 xy = _edge_point(rng, camera, die_px)
             else:
-                pixel = rng.uniform(box_low, np.maximum(box_high, box_low + 1))
-                xy = _image_point_on_table(camera, *pixel)[:2]
-            die = Die(colour, resting_pose(xy[0], xy[1], value, yaw), look, seed=seed)
-            obstacles = [solid_for(d) for d in placed]
+                # Within the roll's patch at first; anywhere in the frame if the patch is too crowded.
+                low, high = (box_low, box_high) if attempt < PLACEMENT_ATTEMPTS // 2 else (frame_low, frame_high)
+                xy = _image_point_on_table(camera, *rng.uniform(low, np.maximum(high, low + 1)))[:2]
+            die = Die(colour, resting_pose(xy[0], xy[1], value, yaw, shape.size_mm), look, shape, seed=seed)
             try:
-                if index in cocked_set and placed:
-                    flat = [d for d in placed if d.value is not None]
-                    other = flat[rng.integers(len(flat))]
+                if index in cocked_set:
+                    other = supports[rng.integers(len(supports))]
                     die = lean_against(_beside(die, other, rng), other, float(rng.uniform(12, 35)))
                 elif placed and index not in edge_set and rng.random() < touching:
                     other = placed[rng.integers(len(placed))]
@@ -352,16 +360,31 @@ def _place_dice(rng, camera: Camera, colours, looks, touching, cocked, edge, tra
                     die = slide_into_contact(start, towards, [solid_for(other)], gap_mm=0.1)
             except ValueError:
                 continue
-            if clearance(die, obstacles) < 0.05:
+            if tray_limit is not None and attempt < PLACEMENT_ATTEMPTS // 2 and not _inside(
+                    tray_limit, die.pose.position[:2], DIE_MM * 0.8):
                 continue
-            if tray_limit is not None and not _inside(tray_limit, die.pose.position[:2], DIE_MM * 0.8):
-                if attempt < 150:
-                    continue
             if index not in edge_set and not _in_frame(camera, die, 2):
                 continue
+            if clearance(die, obstacles) < 0.05:
+                continue
             placed.append(die)
+            obstacles.append(solid_for(die))
+            if index not in edge_set and index not in cocked_set:
+                supports.append(die)
             break
+        else:
+            raise RuntimeError(f"could not find room for a {colour} die in this frame; use fewer dice or a wider view")
     return placed
+
+
+def _shape(rng, colour: str) -> DieShape:
+    """Dice differ: rounder or sharper corners, bigger or smaller pips; dice not of the Qwixx set differ in
+    size too."""
+    corner = float(rng.uniform(0.09, 0.17))
+    pip = float(rng.uniform(0.075, 0.1))
+    spacing = float(min(rng.uniform(0.25, 0.28), 0.49 - corner - pip))
+    size = DIE_MM if colour in QWIXX_COLOURS else float(rng.choice([12.0, 14.0, 16.0, 16.0, 19.0]))
+    return DieShape(size, corner, pip, spacing, float(rng.uniform(0.03, 0.05)))
 
 
 def _beside(die: Die, other: Die, rng) -> Die:

@@ -13,7 +13,7 @@ import numpy as np
 from synth.geometry import Pose
 from synth.scene import Light
 
-MAX_STEPS = 64
+MAX_STEPS = 24
 HIT_MM = 0.015
 
 
@@ -66,19 +66,22 @@ def _span(solid: Solid, origins: np.ndarray, directions: np.ndarray):
     return local_origins, local_directions, t_in, t_out
 
 
-def march(solid: Solid, origin: np.ndarray, directions: np.ndarray) -> np.ndarray:
-    """Distance along each ray (from one origin) to the solid's surface; inf where it misses."""
+def march(solid: Solid, origin: np.ndarray, directions: np.ndarray, hit_mm: float = HIT_MM) -> np.ndarray:
+    """Distance along each ray (from one origin) to the solid's surface; inf where it misses. A ray that comes
+    within hit_mm of the surface hits it: half the gap between neighbouring rays is close enough, and rays
+    grazing an edge would otherwise creep along it for many steps."""
     origins = np.broadcast_to(origin, directions.shape)
     local_origins, local_directions, t_in, t_out = _span(solid, origins, directions)
     t_hit = np.full(len(directions), np.inf)
-    index = np.nonzero(t_out > 0)[0]  # NaN compares False: rays that miss the sphere drop out here
+    index = np.nonzero(t_out > 0)[0]  # rays that miss the box drop out here
     t = np.maximum(t_in[index], 0.0)
     t_end = t_out[index]
     o = local_origins[index]
     d = local_directions[index]
-    for _ in range(MAX_STEPS):
+    for step in range(MAX_STEPS):
         gap = solid.distance(o + d * t[:, None])
-        hit = gap < HIT_MM
+        # The last few rays still going skim the outline; those that skim closest count as hits.
+        hit = gap < (hit_mm if step < MAX_STEPS - 1 else 4 * hit_mm)
         t_hit[index[hit]] = t[hit]
         t = t + gap
         keep = ~hit & (t < t_end)
@@ -101,7 +104,9 @@ def soft_shadow(points: np.ndarray, casters: list[Solid], light: Light, own: Sol
     directions, distance = _towards_light(points, light)
     sharpness = distance / max(light.size_mm, 1e-3)  # 1 / tan(the lamp's angular radius)
     lit = np.ones(len(points))
-    for caster in casters:
+    if not len(points):
+        return lit
+    for caster in _in_the_way(casters, points, np.asarray(light.position, dtype=float)):
         is_own = caster is own
         if is_own and not caster.self_shadow_mm:
             continue
@@ -126,12 +131,44 @@ def soft_shadow(points: np.ndarray, casters: list[Solid], light: Light, own: Sol
     return lit * lit * (3 - 2 * lit)
 
 
+def _bounding_ball(points: np.ndarray) -> tuple[np.ndarray, float]:
+    low, high = points.min(axis=0), points.max(axis=0)
+    return (low + high) / 2, float(np.linalg.norm(high - low)) / 2
+
+
+def _in_the_way(casters: list[Solid], points: np.ndarray, lamp: np.ndarray) -> list[Solid]:
+    """The casters whose bounding spheres come near the bundle of rays from the points to the lamp (the
+    bundle narrows towards the lamp, so its starting width bounds it)."""
+    centre, radius = _bounding_ball(points)
+    towards = lamp - centre
+    reach = np.linalg.norm(towards)
+    towards = towards / reach
+    chosen = []
+    for caster in casters:
+        offset = np.asarray(caster.pose.position) - centre
+        along = float(offset @ towards)
+        across = float(np.linalg.norm(offset - along * towards))
+        margin = caster.bound_radius + radius
+        if -margin < along < reach + margin and across < margin:
+            chosen.append(caster)
+    return chosen
+
+
+def _nearby(casters: list[Solid], points: np.ndarray, reach: float) -> list[Solid]:
+    centre, radius = _bounding_ball(points)
+    return [c for c in casters
+            if np.linalg.norm(np.asarray(c.pose.position) - centre) < c.bound_radius + radius + reach]
+
+
 AO_SAMPLES = ((1.5, 0.4), (4.0, 0.35), (9.0, 0.25))  # (mm along the normal, weight)
 
 
 def ambient_occlusion(points: np.ndarray, normals: np.ndarray, casters: list[Solid], above_table: bool) -> np.ndarray:
     """Share of the room's light that reaches each point, 0..1, from a few distance samples along the normal."""
     occlusion = np.zeros(len(points))
+    if not len(points):
+        return occlusion + 1
+    casters = _nearby(casters, points, AO_SAMPLES[-1][0])
     for step, weight in AO_SAMPLES:
         probes = points + normals * step
         nearest = probes[:, 2].copy() if above_table else np.full(len(points), np.inf)

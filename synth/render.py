@@ -15,16 +15,16 @@ import cv2
 import numpy as np
 
 from synth.geometry import Camera
-from synth.raymarch import Room, Solid, Surface, ambient_occlusion, lamp_irradiance, march, shade, soft_shadow
+from synth.raymarch import HIT_MM, Room, Solid, Surface, ambient_occlusion, lamp_irradiance, march, shade, soft_shadow
 from synth.dice import FACE_NORMALS
 from synth.scene import COCKED_TILT_DEG, Scene
 from synth.sensor import develop, line_kernel
-from synth.solids import DieSolid, solid_for
+from synth.solids import DieSolid, solid_for, tray_walls
 from synth.table import pad_corners, table_albedo, table_gloss
 from synth.truth import (BLUR_DEFOCUS_SHARE, BLUR_MOTION_SHARE, SMALL_DIE_PX, TOP_FACE_VISIBLE, ClutterTruth,
                          DieTruth, Truth)
 
-SAMPLES_ACROSS_DIE = 48
+SAMPLES_ACROSS_DIE = 40
 MAX_SUPERSAMPLING = 4
 LIGHTING_GRID_PX = 8
 
@@ -150,7 +150,8 @@ def _render_layer(solids: list[Solid], objects: list[int], box, samples_per_px: 
     owner = np.full(count, -1)
     alone_hits, alone_top = [], []
     for k, solid in enumerate(solids):
-        t = march(solid, origin, directions)
+        spacing_mm = 1 / (samples_per_px * camera.pixels_per_mm_at(solid.pose.position))
+        t = march(solid, origin, directions, max(0.5 * spacing_mm, HIT_MM))
         hit = np.isfinite(t)
         alone_hits.append(hit)
         if k in top_normals:
@@ -161,21 +162,31 @@ def _render_layer(solids: list[Solid], objects: list[int], box, samples_per_px: 
         closer = t < nearest
         owner[closer] = k
         nearest[closer] = t[closer]
+    # Shadows and occlusion change little within a pixel: work them out for one sample of each object in each
+    # pixel and share them with its other samples there.
+    if samples_per_px > 1:
+        n = int(samples_per_px)
+        rows, cols = shape
+        pixel_of = ((np.arange(rows) // n)[:, None] * (cols // n) + (np.arange(cols) // n)[None, :]).ravel()
+    else:
+        pixel_of = np.arange(count)
     colour = np.zeros((count, 3), np.float32)
     for k, solid in enumerate(solids):
-        mine = owner == k
-        if not mine.any():
+        mine = np.nonzero(owner == k)[0]
+        if not len(mine):
             continue
         points = origin + directions[mine] * nearest[mine, None]
         surface: Surface = solid.surface(solid.pose.to_local(points))
         normals = surface.normal @ solid.pose.matrix.T
-        others = [c for c in casters if c is not solid]
-        lit = soft_shadow(points + normals * 0.03, others, room.light)
+        _, first, share = np.unique(pixel_of[mine], return_index=True, return_inverse=True)
+        share = share.ravel()
+        lifted = points[first] + normals[first] * 0.03
+        lit = soft_shadow(lifted, [c for c in casters if c is not solid], room.light)[share]
+        ao = ambient_occlusion(points[first], normals[first], casters, above_table=True)[share]
         hollow = np.ones(len(points), bool) if surface.cavity is None else surface.cavity > 0
         if solid.self_shadow_mm and hollow.any():
             own = soft_shadow(points[hollow] + normals[hollow] * 0.03, [solid], room.light, own=solid)
             lit[hollow] = np.minimum(lit[hollow], own)
-        ao = ambient_occlusion(points, normals, casters, above_table=True)
         colour[mine] = shade(points, normals, surface, room, lit, ao)
     depth = nearest * (directions @ camera.world_to_camera[2])
 
@@ -211,19 +222,42 @@ def _smear(layer: Layer, shift: tuple[float, float]) -> None:
     layer.depth = np.where(finite >= 1e9, np.inf, finite)
 
 
-def _shadow_box(solid: Solid, camera: Camera, light_position: np.ndarray, pad: int):
+AO_REACH_MM = 12.0
+
+
+def _shadow_area(solid: Solid, camera: Camera, light_position: np.ndarray, pad: int):
+    """Where on the table a solid can shade: its screen box, and image outlines of the shadow it may cast and
+    of the ring round its foot where it darkens the table (None where it reaches no pixel)."""
     points = _bounds_points(solid)
-    above = points[:, 2] < light_position[2] - 1
-    lifted = points[above]
-    scale = light_position[2] / (light_position[2] - lifted[:, 2])
-    cast = light_position + (lifted - light_position) * scale[:, None]
     footprint = points.copy()
     footprint[:, 2] = 0
-    table_points = np.concatenate([cast, footprint])
-    table_points[:, 2] = 0
-    centre = table_points.mean(axis=0)
-    table_points = centre + (table_points - centre) * 1.15  # room for penumbra and contact darkening
-    return _screen_box(camera, table_points, 3 + pad)
+    lifted = points[points[:, 2] < light_position[2] - 1]
+    scale = light_position[2] / (light_position[2] - lifted[:, 2])
+    cast = light_position + (lifted - light_position) * scale[:, None]
+    cast[:, 2] = 0
+    shadow = np.concatenate([cast, footprint])
+    centre = shadow.mean(axis=0)
+    shadow = centre + (shadow - centre) * 1.15  # room for the penumbra
+    low, high = solid.local_box
+    ring = np.array([[x, y, 0.0] for x in (low[0] - AO_REACH_MM, high[0] + AO_REACH_MM)
+                     for y in (low[1] - AO_REACH_MM, high[1] + AO_REACH_MM)])
+    ring = solid.pose.to_world(ring)
+    ring[:, 2] = 0
+    box = _screen_box(camera, np.concatenate([shadow, ring]), 3 + pad)
+    if box is None:
+        return None
+    outline = lambda table_points: cv2.convexHull(camera.project(table_points).astype(np.float32))  # noqa: E731
+    return box, outline(shadow), outline(ring)
+
+
+def _inside_outline(outline: np.ndarray, box, density: float, shape, grow: int) -> np.ndarray:
+    """Which samples of a _sample_grid over box fall inside an image outline (grown by `grow` samples)."""
+    mask = np.zeros(shape, np.uint8)
+    grid = (outline.reshape(-1, 2) - box[:2]) * density - 0.5
+    cv2.fillConvexPoly(mask, np.round(grid * 16).astype(np.int32), 1, cv2.LINE_8, shift=4)
+    if grow:
+        mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    return mask.ravel() > 0
 
 
 def _table_radiance(albedo: np.ndarray, scene: Scene, solids: list[Solid], shifts: list[tuple[float, float]],
@@ -240,20 +274,21 @@ def _table_radiance(albedo: np.ndarray, scene: Scene, solids: list[Solid], shift
     up = np.tile([0.0, 0.0, 1.0], (len(points), 1))
     gloss = table_gloss(scene.table)
     sheen = Surface(up, np.zeros_like(points), 0.08 + (1 - gloss) * 0.4, 0.02 * gloss)
-    ones = np.ones(len(points))
-    specular = shade(points, up, sheen, room, ones, np.zeros(len(points)))
+    # The sheen is the lamp's reflection: one brightness, in the lamp's colour.
+    specular = shade(points, up, sheen, room, np.ones(len(points)), np.zeros(len(points)))[:, 1] / light.colour[1]
     irradiance = lamp_irradiance(points, up, room)[0]
-    resize = lambda a: cv2.resize(a.reshape(gh, gw, -1).astype(np.float32), (width, height),  # noqa: E731
-                                  interpolation=cv2.INTER_LINEAR).reshape(height, width, -1)
-    specular, irradiance = resize(specular), resize(irradiance)[..., 0]
+    resize = lambda a: cv2.resize(a.reshape(gh, gw).astype(np.float32), (width, height),  # noqa: E731
+                                  interpolation=cv2.INTER_LINEAR)
+    specular, irradiance = resize(specular), resize(irradiance)
     shadow = np.ones((height, width), np.float32)
     occlusion = np.ones((height, width), np.float32)
     frame = (0, 0, width, height)
-    still = [solid for solid, shift in zip(solids, shifts) if shift == (0.0, 0.0)]
+    # Each solid's shadow and contact darkening is traced in its own region against itself alone; where
+    # regions overlap, the darker shadow wins and the occlusions multiply.
     for solid, shift in zip(solids, shifts):
         pad = int(math.ceil(abs(shift[0]) / 2 + abs(shift[1]) / 2))
-        box = _shadow_box(solid, camera, np.asarray(light.position, dtype=float), pad)
-        box = box and _clip(box, frame)
+        area = _shadow_area(solid, camera, np.asarray(light.position, dtype=float), pad)
+        box = area and _clip(area[0], frame)
         if box is None:
             continue
         top = float(_bounds_points(solid)[:, 2].max())
@@ -264,10 +299,14 @@ def _table_radiance(albedo: np.ndarray, scene: Scene, solids: list[Solid], shift
         density = 1.0 if density > 0.45 else 1 / round(1 / density)
         grid_x, grid_y = _sample_grid(box, density)
         receivers = camera.table_point(grid_x, grid_y).reshape(-1, 3)
-        normals = np.tile([0.0, 0.0, 1.0], (len(receivers), 1))
-        casters = still if solid in still else [solid]
-        lit = soft_shadow(receivers, casters, light)
-        ao = ambient_occlusion(receivers, normals, casters, above_table=False)
+        lit = np.ones(len(receivers))
+        ao = np.ones(len(receivers))
+        grow = int(math.ceil(pad * density)) + 2
+        shaded = _inside_outline(area[1], box, density, grid_x.shape, grow)
+        lit[shaded] = soft_shadow(receivers[shaded], [solid], light)
+        near = _inside_outline(area[2], box, density, grid_x.shape, grow)
+        ao[near] = ambient_occlusion(receivers[near], np.tile([0.0, 0.0, 1.0], (int(near.sum()), 1)), [solid],
+                                     above_table=False)
         x0, y0, x1, y1 = box
         lit_px = _to_pixels(lit.reshape(grid_x.shape), box, density).astype(np.float32)
         ao_px = _to_pixels(ao.reshape(grid_x.shape), box, density).astype(np.float32)
@@ -276,10 +315,15 @@ def _table_radiance(albedo: np.ndarray, scene: Scene, solids: list[Solid], shift
             lit_px = cv2.filter2D(lit_px, -1, kernel, borderType=cv2.BORDER_REPLICATE)
             ao_px = cv2.filter2D(ao_px, -1, kernel, borderType=cv2.BORDER_REPLICATE)
         np.minimum(shadow[y0:y1, x0:x1], lit_px, out=shadow[y0:y1, x0:x1])
-        np.minimum(occlusion[y0:y1, x0:x1], ao_px, out=occlusion[y0:y1, x0:x1])
-    lamp = light.colour.astype(np.float32) * (irradiance * shadow)[..., None]
-    sky = light.ambient_colour.astype(np.float32) * (light.ambient * occlusion)[..., None]
-    return albedo * (lamp + sky) + specular * shadow[..., None]
+        occlusion[y0:y1, x0:x1] *= ao_px
+    lamp = cv2.multiply(irradiance, shadow)
+    gloss_light = cv2.multiply(specular, shadow)
+    channels = []
+    for c, albedo_c in enumerate(cv2.split(albedo)):
+        light_c = cv2.addWeighted(lamp, float(light.colour[c]), occlusion,
+                                  float(light.ambient_colour[c] * light.ambient), 0)
+        channels.append(cv2.scaleAdd(gloss_light, float(light.colour[c]), cv2.multiply(albedo_c, light_c)))
+    return cv2.merge(channels)
 
 
 def _merge(front_colour, front_alpha, front_depth, colour, alpha, depth):
@@ -297,12 +341,13 @@ def render(scene: Scene) -> tuple[np.ndarray, Truth]:
     frame = (0, 0, width, height)
     flat = tuple(c for c in scene.clutter if c.kind == "pad")
     albedo = table_albedo(scene.table, camera, flat)
-    things = list(scene.dice) + list(scene.clutter)
-    solids = [solid_for(thing) for thing in things]
+    walls = tray_walls(scene.table.tray) if scene.table.tray is not None else []
+    things = list(scene.dice) + list(scene.clutter) + walls
+    solids = [solid_for(thing) for thing in scene.dice + scene.clutter] + walls
     exposure_s = scene.effects.exposure_s
     geometry = [_die_geometry(die, camera, exposure_s) for die in scene.dice]
     shifts = [g.blur for g in geometry] + [_motion_px(c.pose.position, c.velocity, camera, exposure_s)
-                                           for c in scene.clutter]
+                                           for c in scene.clutter] + [(0.0, 0.0)] * len(walls)
     casters = [s for s in solids if s is not None]
     room = Room(scene.light, camera.position, albedo[::16, ::16].reshape(-1, 3).mean(axis=0))
     radiance = _table_radiance(albedo, scene, casters, [shift for shift, s in zip(shifts, solids) if s is not None],
@@ -321,9 +366,9 @@ def render(scene: Scene) -> tuple[np.ndarray, Truth]:
             density = int(np.clip(math.ceil(SAMPLES_ACROSS_DIE / max(size, 1)), 1, MAX_SUPERSAMPLING))
             limit = (-3 * int(size), -3 * int(size), width + 3 * int(size), height + 3 * int(size))
         else:
-            thing = things[index]
+            kind = getattr(things[index], "kind", "wall")
             # Small things get supersampled; a hand, large and soft-edged, is traced on every other pixel.
-            density = {"coin": 2, "pen": 2, "pencil": 2, "hand": 0.5}.get(thing.kind, 1)
+            density = {"coin": 2, "pen": 2, "pencil": 2, "hand": 0.5}.get(kind, 1)
             limit = frame
         pad = int(math.ceil(abs(shift[0]) / 2 + abs(shift[1]) / 2)) + 2
         box = _screen_box(camera, _bounds_points(solid), pad)
@@ -438,7 +483,7 @@ def _truth(scene: Scene, things, layers: list[Layer], geometry: list[DieGeometry
             blur_px=blur_px,
         ))
     clutter = []
-    for index, thing in enumerate(things[len(scene.dice):], start=len(scene.dice)):
+    for index, thing in enumerate(scene.clutter, start=len(scene.dice)):
         box = None
         if thing.kind == "pad":
             corners = camera.project(np.column_stack([pad_corners(thing), np.zeros(4)]))

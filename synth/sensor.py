@@ -64,7 +64,7 @@ def _radius_cubed(width: int, height: int) -> np.ndarray:
 
 def vignette(width: int, height: int, strength: float) -> np.ndarray:
     """Share of light reaching each pixel: 1 in the middle, 1 - strength in the corners."""
-    return 1 - np.float32(strength) * _radius_cubed(width, height)
+    return cv2.addWeighted(_radius_cubed(width, height), -float(strength), _radius_cubed(width, height), 0, 1.0)
 
 
 # The Pi camera module 3's default gamma curve, (linear in, display out) in 16-bit units: "rpi.contrast" in
@@ -116,7 +116,9 @@ def _noise_bank() -> np.ndarray:
     rng = np.random.default_rng(20240601)
     grain = rng.standard_normal(NOISE_BANK + (3,), dtype=np.float32)
     grain = cv2.GaussianBlur(grain, (0, 0), 0.6)
-    grain = grain * 0.75 + grain.mean(axis=2, keepdims=True) * 0.25
+    # The ISP's colour denoiser removes most of the noise's colour: what is left is mostly brightness.
+    brightness = grain.mean(axis=2, keepdims=True)
+    grain = grain * 0.4 + brightness / brightness.std() * grain.std() * 0.9
     return grain / grain.std()
 
 
@@ -141,11 +143,9 @@ def develop(radiance: np.ndarray, light: Light, effects: Effects) -> np.ndarray:
     gains = white_balance_gains(light, effects)
     exposure = auto_exposure(radiance, gains, effects.metering) * 2.0 ** effects.exposure_ev
     gains = (gains * exposure).astype(np.float32)
-    if effects.vignetting:
-        falloff = vignette(width, height, effects.vignetting)
-        image = cv2.merge([radiance[..., c] * (falloff * gains[c]) for c in range(3)])
-    else:
-        image = radiance * gains
+    falloff = vignette(width, height, effects.vignetting)
+    image = cv2.merge([cv2.multiply(channel, falloff, scale=float(gain_c))
+                       for channel, gain_c in zip(cv2.split(radiance), gains)])
     if effects.defocus_px > 0.3:
         image = cv2.GaussianBlur(image, (0, 0), effects.defocus_px)
     kernel = line_kernel(effects.shake_px)
@@ -155,10 +155,12 @@ def develop(radiance: np.ndarray, light: Light, effects: Effects) -> np.ndarray:
     image = cv2.GaussianBlur(image, (0, 0), 0.55)
     gain = camera_gain(light)
     if effects.noise > 0:
-        signal = np.clip(image, 0, 1)
-        sigma = np.sqrt(signal * (SHOT_NOISE ** 2 * gain) + (READ_NOISE * gain) ** 2) * effects.noise
-        image = image + grain(height, width, rng) * sigma
-    codes = np.clip(image * 4095, 0, 4095).astype(np.uint16)
+        # (OpenCV's arithmetic with a plain number touches only the first channel: numpy here.)
+        variance = np.maximum(image, 0) * np.float32(SHOT_NOISE ** 2 * gain) + np.float32((READ_NOISE * gain) ** 2)
+        sigma = cv2.sqrt(variance) * np.float32(effects.noise)
+        image = cv2.add(image, cv2.multiply(grain(height, width, rng), sigma))
+    image *= np.float32(4095)
+    codes = np.clip(image, 0, 4095, out=image).astype(np.uint16)
     frame = TONE_CURVE[codes]
     frame = cv2.cvtColor(frame, cv2.COLOR_RGB2BGR)
     if gain > 2:

@@ -7,6 +7,7 @@ import numpy as np
 
 from synth.dice import DIE_MM, DieShape
 from synth.dice import srgb_to_linear
+from synth.geometry import Pose
 from synth.raymarch import Solid, Surface
 from synth.scene import Clutter, Die
 
@@ -319,6 +320,45 @@ class HandSolid(Solid):
         sleeve = (arm < hand) & (along > 0.18)
         albedo = np.where(sleeve[:, None], self.sleeve, self.skin)
         return Surface(normal, albedo, 0.35, 0.03, translucency=0.15)
+
+
+class WallSolid(Solid):
+    """One wall of a dice tray: a long box standing on the table, rounded along its edges."""
+
+    def __init__(self, pose: Pose, length: float, thickness: float, height: float, colour):
+        self.pose = pose
+        self.half = np.array([length / 2, thickness / 2, height / 2])
+        self.centre = np.array([0.0, 0.0, height / 2])
+        self.radius = min(2.0, thickness / 3)
+        self.colour = np.asarray(colour, dtype=float)
+        self.set_box(-self.half - 0.5 + self.centre, self.half + 0.5 + self.centre)
+
+    def distance(self, p):
+        return _rounded_box(p - self.centre, self.half, self.radius)
+
+    def surface(self, p):
+        q = p - self.centre
+        core = np.abs(q) - (self.half - self.radius)
+        normal = np.sign(q) * np.maximum(core, 0)
+        length = np.linalg.norm(normal, axis=1, keepdims=True)
+        flat = length[:, 0] < 1e-9
+        normal[flat] = np.eye(3)[np.argmax(core[flat], axis=1)] * np.sign(q[flat])
+        normal /= np.maximum(np.linalg.norm(normal, axis=1, keepdims=True), 1e-12)
+        return Surface(normal, np.broadcast_to(self.colour, p.shape), 0.25, 0.03)
+
+
+def tray_walls(tray) -> list[WallSolid]:
+    """The four walls round a tray's floor."""
+    inner_x, inner_y = tray.size_mm
+    t, h = tray.wall_mm, tray.wall_height_mm
+    base = Pose.at(tray.center[0], tray.center[1], 0, tray.yaw_deg)
+    walls = []
+    for offset, yaw, length in (((0, (inner_y + t) / 2), 0, inner_x + 2 * t), ((0, -(inner_y + t) / 2), 0, inner_x + 2 * t),
+                                (((inner_x + t) / 2, 0), 90, inner_y), ((-(inner_x + t) / 2, 0), 90, inner_y)):
+        centre = base.to_world(np.array([[offset[0], offset[1], 0.0]]))[0]
+        pose = Pose.at(centre[0], centre[1], 0, tray.yaw_deg + yaw)
+        walls.append(WallSolid(pose, length, t, h, tray.rim))
+    return walls
 
 
 SOLID_KINDS = {"pen": PenSolid, "pencil": PencilSolid, "coin": CoinSolid, "cup": CupSolid, "lid": LidSolid,

@@ -45,13 +45,21 @@ def smooth_noise(shape: tuple[int, int], cells: tuple[float, float], rng: np.ran
 
 
 def fractal_noise(shape, cells: float, rng, octaves: int = 4) -> np.ndarray:
-    total = np.zeros(shape, np.float32)
+    """Octaves of smooth noise from `cells` texels down, summed at the finest octave's scale (its cells span
+    at least 4 of those samples) and then stretched to the full shape once."""
+    finest = cells / 2 ** (octaves - 1)
+    step = max(1, int(finest / 4))
+    small = (max(2, math.ceil(shape[0] / step)), max(2, math.ceil(shape[1] / step)))
+    total = np.zeros(small, np.float32)
     for octave in range(octaves):
-        scale = cells / 2 ** octave
+        scale = cells / 2 ** octave / step
         if scale < 1:
             break
-        total += smooth_noise(shape, (scale, scale), rng) * 0.55 ** octave
-    return total / 1.6
+        total += smooth_noise(small, (scale, scale), rng) * np.float32(0.55 ** octave)
+    total /= np.float32(1.6)
+    if step == 1:
+        return total
+    return cv2.resize(total, (small[1] * step, small[0] * step), interpolation=cv2.INTER_LINEAR)[:shape[0], :shape[1]]
 
 
 class TextureGrid:
@@ -232,7 +240,7 @@ def table_albedo_texture(table: Table, grid: TextureGrid) -> np.ndarray:
         albedo = _paper(grid, table, rng)
     else:
         albedo = _patterned(grid, table, rng)
-    return np.clip(albedo, 0, 1).astype(np.float32)
+    return np.clip(albedo, 0, 1, out=albedo)
 
 
 def table_gloss(table: Table) -> float:

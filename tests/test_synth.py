@@ -19,7 +19,8 @@ OVERHEAD = Light(position=(700.0, 500.0, 1400.0), size_mm=100, ambient=0.5)
 
 def clean_scene(dice, table="white", die_px=70, size=(320, 240), **kwargs) -> Scene:
     camera = Camera(*size, height_mm=Camera.height_for_die_px(die_px, *size))
-    return Scene(camera, OVERHEAD, Table(table, seed=1), tuple(dice), effects=CLEAN, **kwargs)
+    table = table if isinstance(table, Table) else Table(table, seed=1)
+    return Scene(camera, OVERHEAD, table, tuple(dice), effects=CLEAN, **kwargs)
 
 
 def blobs(mask: np.ndarray, min_area: int) -> list[np.ndarray]:
@@ -87,6 +88,34 @@ def test_top_face_corners_lie_where_the_die_is_drawn():
     assert reading.size_px == pytest.approx(50, rel=0.03)
 
 
+def test_each_colour_comes_out_as_that_colour_under_neutral_light():
+    colours = ("white", "red", "yellow", "green", "blue", "black")
+    dice = [Die.resting(c, -75 + 30 * i, 0, 1) for i, c in enumerate(colours)]  # one pip: mostly body
+    grey = Table("cloth", seed=1, colour=(0.4, 0.4, 0.4))
+    frame, truth = render(clean_scene(dice, table=grey, die_px=30, size=(640, 240)))
+    means = {}
+    for die in truth.dice:
+        inner = np.zeros(frame.shape[:2], np.uint8)
+        corners = np.array(die.corners)
+        centre = corners.mean(axis=0)
+        cv2.fillConvexPoly(inner, np.round(centre + (corners - centre) * 0.7).astype(np.int32), 1)
+        b, g, r = (float(np.median(frame[..., k][inner > 0])) for k in range(3))
+        means[die.colour] = (r, g, b)
+    r, g, b = means["white"]
+    assert min(r, g, b) > 150 and max(r, g, b) - min(r, g, b) < 25
+    assert min(means["black"]) < 70
+    r, g, b = means["red"]
+    assert r > g + 60 and r > b + 60
+    r, g, b = means["green"]
+    assert g > r + 40 and g > b + 20
+    r, g, b = means["blue"]
+    assert b > r + 60 and b > g + 30
+    r, g, b = means["yellow"]
+    assert r > b + 80 and g > b + 60
+    table = np.median(frame[:20].reshape(-1, 3), axis=0)
+    assert np.ptp(table) < 20  # grey cloth under white light stays grey
+
+
 def test_truth_converts_to_readings():
     frame, truth = render(clean_scene([Die.resting("green", 0, 0, 4)]))
     (reading,) = truth.readings()
@@ -109,7 +138,7 @@ def test_a_cocked_die_rests_on_the_table_against_another_and_has_no_value():
     assert [(d.value, d.problem) for d in truth.dice] == [(3, None), (None, "cocked")]
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(2))
 def test_random_cocked_and_edge_dice_are_flagged(seed):
     scene = random_scene(seed, cocked=1, edge=2, size=(640, 480), clutter="none")
     frame, truth = render(scene)
@@ -170,9 +199,9 @@ def test_poses_interpolate():
 
 
 def test_same_seed_same_pixels_other_seed_other_pixels():
-    first, truth = render(random_scene(11, size=(640, 480)))
-    again, truth_again = render(random_scene(11, size=(640, 480)))
-    other, _ = render(random_scene(12, size=(640, 480)))
+    first, truth = render(random_scene(11, size=(400, 300)))
+    again, truth_again = render(random_scene(11, size=(400, 300)))
+    other, _ = render(random_scene(12, size=(400, 300)))
     assert np.array_equal(first, again) and truth == truth_again
     assert not np.array_equal(first, other)
 
