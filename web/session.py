@@ -379,7 +379,8 @@ def _option_json(option) -> dict:
            "text": option.describe()}
     if option.number is not None:
         out.update({"colour": option.colour.value, "number": option.number, "dice": [list(die) for die in option.dice],
-                    "skipped": option.skipped, "locks": option.locks, "cost": _cost(option)})
+                    "skipped": option.skipped, "locks": option.locks, "cost": _cost(option),
+                    "row_before": option.row_before, "row_after": option.row_after})
     return out
 
 

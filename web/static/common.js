@@ -22,7 +22,7 @@ const Qwixx = (() => {
     return node;
   }
   const $ = (selector, root) => (root || document).querySelector(selector);
-  function plural(count, word) { return `${count} ${word}${count === 1 ? "" : "s"}`; }
+  function plural(count, word, many) { return `${count} ${count === 1 ? word : many || `${word}s`}`; }
   function names(list) { return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`; }
 
   /* ----- talking to the server ----- */

@@ -22,7 +22,7 @@
       el("h2", {}, headline(game)),
       el("p", { class: "hint" }, [when(game.finished), end, game.origin === "imported" ? "loaded from a record" : null,
                                   game.match ? "three-game match (last game shown)" : null].filter(Boolean).join(" · ")),
-      el("table", { class: "scores" },
+      el("div", { class: "scroll" }, el("table", { class: "scores" },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"),
           COLOURS.map((colour) => el("th", { scope: "col" }, TITLE[colour])),
           el("th", { scope: "col" }, "Penalties"), el("th", { scope: "col" }, "Total"),
@@ -34,7 +34,7 @@
             COLOURS.map((colour) => el("td", {}, String(score[colour]))),
             el("td", {}, String(score.penalties)), el("td", {}, String(score.total)),
             game.match ? el("td", {}, String(result.match_totals[seat])) : null);
-        }))),
+        })))),
       el("div", { class: "buttons" },
         el("a", { class: "button primary", href: `/games/${game.id}` }, "Replay"),
         el("a", { class: "button", href: `/api/games/${game.id}/record`, download: `qwixx-game-${game.id}.json` }, "Save the record")));

@@ -152,7 +152,7 @@
       }));
     }
     parts.push(actionBar(g, seat, marks, pass, pending));
-    if (g.over) parts.push(overView(g));
+    if (g.over) parts.unshift(overView(g));
     return parts;
   }
 
@@ -174,7 +174,7 @@
       const option = Qwixx.optionFor(marks, selected.colour, selected.number);
       if (option) {
         bar.append(
-          el("span", { class: "choice-text" }, `Mark ${selected.colour} ${selected.number}? ${option.text.split(": ").slice(1).join(": ")}`),
+          el("span", { class: "choice-text" }, markSummary(option)),
           el("button", { type: "button", class: "secondary", onclick: () => { selected = null; render(); } }, "Cancel"),
           el("button", { type: "button", class: "primary big", id: "confirm",
                          onclick: () => send("/api/act", { seat, action: "mark", colour: selected.colour, number: selected.number }) },
@@ -197,6 +197,14 @@
       return el("div");
     }
     return bar;
+  }
+
+  /* What a mark gives and costs, in a line: "Skips 3 boxes · yellow 3 → 6 points". */
+  function markSummary(option) {
+    const parts = [option.skipped ? `Skips ${Qwixx.plural(option.skipped, "box", "boxes")}` : "Skips nothing"];
+    if (option.locks) parts.push(`locks ${option.colour} for everyone`);
+    parts.push(`${option.colour} ${option.row_before} → ${Qwixx.plural(option.row_after, "point")}`);
+    return parts.join(" · ");
   }
 
   function overView(g) {

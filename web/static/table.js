@@ -9,7 +9,7 @@
   let state = null;
   let entry = null;      // dice being typed by the host: {key, white: [a, b], red, ...}
   let freeRoll = null;   // the last roll announced while no game is on
-  let picture = false;
+  let picture = null;     // the SVG image element showing the camera, once there is a camera
 
   /* ----- speech: on by default here, with a toggle; browsers only speak after a first tap ----- */
   const toggle = $("#speech-toggle");
@@ -45,23 +45,15 @@
       : [el("li", { class: "hint" }, "Nothing yet.")]));
   }
 
-  /* ----- the camera view ----- */
+  /* ----- the camera view: the picture and the dice outlines in one SVG, zoomed onto the dice once they rest ----- */
   function renderCamera(camera) {
-    const box = $("#camera");
-    box.hidden = camera.state === "off" && !picture;
+    const on = camera.state !== "off" || picture;
+    $("#camera").hidden = !on;
+    $("#stage").classList.toggle("with-camera", on);
     $("#camera-message").textContent = camera.message || "";
     $("#camera-message").hidden = !camera.message;
-    if (camera.state !== "off" && !picture) startPicture();
+    if (camera.state !== "off" && !picture && camera.size) startPicture(camera.size);
     drawOverlay(camera);
-  }
-
-  function startPicture() {
-    picture = true;
-    const image = $("#camera-picture");
-    const next = () => { image.src = `/api/camera.jpg?at=${Date.now()}`; };
-    image.addEventListener("load", () => { image.hidden = false; setTimeout(next, 150); });
-    image.addEventListener("error", () => { image.hidden = true; setTimeout(next, 2000); });
-    next();
   }
 
   function svg(tag, attributes, text) {
@@ -71,27 +63,80 @@
     return node;
   }
 
+  function startPicture([width, height]) {
+    picture = svg("image", { x: 0, y: 0, width, height, preserveAspectRatio: "none" });
+    const next = () => { picture.setAttribute("href", `/api/camera.jpg?at=${Date.now()}`); };
+    picture.addEventListener("load", () => setTimeout(next, 150));
+    picture.addEventListener("error", () => setTimeout(next, 2000));
+    next();
+  }
+
+  /* The part of the picture to show: all of it while dice move, the dice and some table once they rest. */
+  function viewBox(camera, dice) {
+    const [width, height] = camera.size;
+    if (!dice.length) return [0, 0, width, height];
+    const xs = dice.flatMap((die) => [die.center[0]]);
+    const ys = dice.flatMap((die) => [die.center[1]]);
+    const margin = width / 10;
+    let w = Math.max(Math.max(...xs) - Math.min(...xs) + 2 * margin, width / 2.5);
+    let h = Math.max(Math.max(...ys) - Math.min(...ys) + 2 * margin, height / 2.5);
+    if (w / h > width / height) h = w * height / width; else w = h * width / height;
+    w = Math.min(w, width); h = Math.min(h, height);
+    const x = Math.min(Math.max((Math.min(...xs) + Math.max(...xs)) / 2 - w / 2, 0), width - w);
+    const y = Math.min(Math.max((Math.min(...ys) + Math.max(...ys)) / 2 - h / 2, 0), height - h);
+    return [x, y, w, h];
+  }
+
   function drawOverlay(camera) {
     const overlay = $("#overlay");
-    overlay.replaceChildren();
+    overlay.replaceChildren(...(picture ? [picture] : []));
     if (!camera.size) return;
-    const [width, height] = camera.size;
-    overlay.setAttribute("viewBox", `0 0 ${width} ${height}`);
-    const stroke = Math.max(2, width / 320);
-    for (const die of camera.dice || []) {
+    const dice = camera.dice || [];
+    const [x0, y0, w, h] = viewBox(camera, dice);
+    overlay.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
+    const stroke = Math.max(1.5, w / 400);
+    const font = w / 34;
+    const rings = dice.map((die) => {
       const [x, y] = die.center;
-      const corners = die.corners && die.corners.length >= 3 ? die.corners
-        : [[x - 14, y - 14], [x + 14, y - 14], [x + 14, y + 14], [x - 14, y + 14]];
-      const unsure = die.value === null || die.problem;
-      overlay.append(svg("polygon", {
-        points: corners.map((point) => point.join(",")).join(" "), fill: "none", stroke: OUTLINE[die.colour] || "#fff",
-        "stroke-width": stroke, "stroke-dasharray": unsure ? `${stroke * 3} ${stroke * 2}` : "none",
-      }));
-      const top = Math.min(...corners.map((point) => point[1]));
-      overlay.append(svg("text", { x, y: Math.max(width / 40, top - stroke * 3), "text-anchor": "middle",
-                                   "font-size": Math.round(width / 42) },
-        `${TITLE[die.colour] || die.colour} ${die.value ?? "?"}`));
-    }
+      const corners = die.corners && die.corners.length >= 3 ? die.corners : [[x - 14, y - 14], [x + 14, y - 14], [x + 14, y + 14], [x - 14, y + 14]];
+      // A little outside the die's edge, so that the outline shows on a die of its own colour.
+      return corners.map(([cx, cy]) => [x + (cx - x) * 1.45, y + (cy - y) * 1.45]);
+    });
+    const taken = rings.map((ring) => box(ring));
+    dice.forEach((die, index) => {
+      const ring = rings[index];
+      const points = ring.map((point) => point.join(",")).join(" ");
+      const dashes = die.value === null || die.problem ? `${stroke * 4} ${stroke * 3}` : "none";
+      overlay.append(
+        svg("polygon", { points, fill: "none", stroke: "#000", "stroke-width": stroke * 4, "stroke-dasharray": dashes }),
+        svg("polygon", { points, fill: "none", stroke: OUTLINE[die.colour] || "#fff", "stroke-width": stroke * 2, "stroke-dasharray": dashes }));
+      const label = `${TITLE[die.colour] || die.colour} ${die.value ?? "?"}`;
+      const spot = labelSpot(taken, box(ring), label.length * font * 0.6, font * 1.15);
+      overlay.append(svg("text", { x: spot.x, y: spot.y + font * 0.36, "text-anchor": "middle", "font-size": font,
+                                   "stroke-width": font / 5 }, label));
+    });
+  }
+
+  function box(points) {
+    const xs = points.map((point) => point[0]);
+    const ys = points.map((point) => point[1]);
+    return { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2,
+             w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
+  }
+
+  /* A label's place: above its die, below, to a side, or further out, where it covers no die and no other label. */
+  function labelSpot(taken, die, w, h) {
+    const gap = h * 0.2;
+    const above = die.y - die.h / 2 - gap - h / 2;
+    const below = die.y + die.h / 2 + gap + h / 2;
+    const candidates = [[die.x, above], [die.x, below], [die.x - die.w / 2 - gap - w / 2, die.y],
+                        [die.x + die.w / 2 + gap + w / 2, die.y], [die.x, above - h], [die.x, below + h]]
+      .map(([x, y]) => ({ x, y, w, h }));
+    const clear = (spot) => taken.every((other) => Math.abs(other.x - spot.x) >= (other.w + spot.w) / 2
+                                                   || Math.abs(other.y - spot.y) >= (other.h + spot.h) / 2);
+    const spot = candidates.find(clear) || candidates[0];
+    taken.push(spot);
+    return spot;
   }
 
   /* ----- what is going on ----- */
