@@ -68,6 +68,7 @@ class Server:
         """As a power cut would: SIGKILL, no chance to tidy up."""
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(10)
+        self.process.stdout.close()
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -76,6 +77,7 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+            self.process.stdout.close()
 
     def state(self) -> dict:
         with urllib.request.urlopen(f"{self.url}/api/state", timeout=5) as response:

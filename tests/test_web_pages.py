@@ -17,7 +17,8 @@ def test_every_page_loads_only_what_the_app_serves(app, page):
     assets = re.findall(r'(?:src|href)="([^"#]+)"', html)
     assert assets and all(asset.startswith("/") for asset in assets), assets
     for asset in assets:
-        assert client.get(asset).status_code == 200, asset
+        with client.get(asset) as loaded:
+            assert loaded.status_code == 200, asset
     assert 'href="/rules"' in html  # the rules are one tap away from every screen
 
 
