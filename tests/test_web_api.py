@@ -28,8 +28,9 @@ def test_a_turn_played_from_three_phones(app, host, table):
     assert state["phase"] == "colour" and state["waiting_for"] == [0]
     assert state["sheets"][1]["rows"][0]["marks"] == [6]
     options = state["options"][0]
-    assert {"colour": "red", "number": 7, "cost": "skips 5"}.items() <= options[0].items()  # white 2 + red 5
-    assert options[-1] == {**options[-1], "action": "pass", "penalty": True}
+    assert options[0]["action"] == {"action": "mark", "player": "Ann", "colour": "red", "number": 7}  # white 2 + red 5
+    assert options[0]["cost"] == "skips 5" and options[0]["dice"] == [["white", 2], ["red", 5]]
+    assert options[-1]["action"]["action"] == "pass" and options[-1]["penalty"] is True
     state = ann.post("/api/act", json={"seat": 0, "action": "mark", "colour": "red", "number": 9}).json["game"]
     assert state["phase"] == "roll" and state["roller"] == 1
     assert state["sheets"][0]["score"]["total"] == 1

@@ -143,7 +143,8 @@ def decide(page, server: Server, state: dict, seat: int) -> None:
     """One player's choice through their phone: the roller passes (and so takes penalties, which ends the
     game in a few rounds); the others mark a highlighted box that skips at most one, else pass."""
     game = state["game"]
-    cheap = [option for option in game["options"][seat] if option["action"] == "mark" and option["skipped"] <= 1]
+    cheap = [option["action"] for option in game["options"][seat]
+             if option["action"]["action"] == "mark" and option["skipped"] <= 1]
     if seat != game["roller"] and game["phase"] == "white" and cheap:
         box = f"#box-{cheap[0]['colour']}-{cheap[0]['number']}"
         page.click(box)

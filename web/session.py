@@ -375,17 +375,14 @@ def _rolloff_of(players: tuple, rolls: list[tuple[Any, int]]) -> RollOff:
 
 
 def _option_json(option) -> dict:
-    out = {"action": "pass" if option.number is None else "mark", "penalty": option.penalty, "points": option.points,
-           "text": option.describe()}
-    if option.number is not None:
-        out.update({"colour": option.colour.value, "number": option.number, "dice": [list(die) for die in option.dice],
-                    "skipped": option.skipped, "locks": option.locks, "cost": _cost(option),
-                    "row_before": option.row_before, "row_after": option.row_after})
-    return out
+    """The referee's option with the short label shown under its box."""
+    return {**option.to_json(), "cost": _cost(option)}
 
 
 def _cost(option) -> str:
-    """The short label under a highlighted box: what the mark gives up."""
+    """What a mark gives up, in a word or two; a pass has no box."""
+    if option.number is None:
+        return None
     if option.locks:
         return "locks"
     if option.skipped == 0:

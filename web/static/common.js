@@ -170,7 +170,7 @@ const Qwixx = (() => {
 
   /* ----- the score sheet, drawn like the paper pad ----- */
   function optionFor(options, colour, number) {
-    return (options || []).find((option) => option.action === "mark" && option.colour === colour && option.number === number);
+    return (options || []).find(({ action }) => action.action === "mark" && action.colour === colour && action.number === number);
   }
 
   function drawSheet(sheet, view) {

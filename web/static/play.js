@@ -122,8 +122,8 @@
     const seat = chosenSeat;
     const sheet = g.sheets ? g.sheets[seat] : null;
     const options = (g.options && g.options[seat]) || [];
-    const marks = options.filter((option) => option.action === "mark");
-    const pass = options.find((option) => option.action === "pass");
+    const marks = options.filter((option) => option.action.action === "mark");
+    const pass = options.find((option) => option.action.action === "pass");
     const pending = me.pending[String(seat)];
     const parts = [];
     if (me.seats.length > 1) {
@@ -140,10 +140,10 @@
       g.closed && g.closed.length ? closedBanners(g) : null));
     if (marks.length || pass) {
       parts.push(el("div", { class: "buttons", role: "group", "aria-label": "Your options" },
-        marks.map((option) => el("button", {
-          type: "button", class: `swatch c-${option.colour}`, "aria-label": `${TITLE[option.colour]} ${option.number}: ${option.text}`,
-          onclick: () => { selected = { colour: option.colour, number: option.number }; render(); $("#confirm").focus(); },
-        }, `${TITLE[option.colour]} ${option.number} · ${option.cost}`))));
+        marks.map(({ action, text, cost }) => el("button", {
+          type: "button", class: `swatch c-${action.colour}`, "aria-label": `${TITLE[action.colour]} ${action.number}: ${text}`,
+          onclick: () => { selected = { colour: action.colour, number: action.number }; render(); $("#confirm").focus(); },
+        }, `${TITLE[action.colour]} ${action.number} · ${cost}`))));
     }
     if (sheet) {
       parts.push(drawSheet(sheet, {
@@ -202,8 +202,9 @@
   /* What a mark gives and costs, in a line: "Skips 3 boxes · yellow 3 → 6 points". */
   function markSummary(option) {
     const parts = [option.skipped ? `Skips ${Qwixx.plural(option.skipped, "box", "boxes")}` : "Skips nothing"];
-    if (option.locks) parts.push(`locks ${option.colour} for everyone`);
-    parts.push(`${option.colour} ${option.row_before} → ${Qwixx.plural(option.row_after, "point")}`);
+    const colour = option.action.colour;
+    if (option.locks) parts.push(`locks ${colour} for everyone`);
+    parts.push(`${colour} ${option.row_before} → ${Qwixx.plural(option.row_after, "point")}`);
     return parts.join(" · ");
   }
 
