@@ -20,16 +20,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from referee import Game  # noqa: E402
 
 
-def random_game(rng: random.Random, players: tuple[str, ...], snapshots: list | None = None) -> Game:
-    """Play one game with random legal decisions; optionally keep copies of positions met on the way."""
+def random_game(rng: random.Random, players: tuple[str, ...], queries: list | None = None) -> Game:
+    """Play one game with random legal decisions; optionally collect (position, player) pairs to query later:
+    every player at each white sum, and the roller at each coloured-die action."""
     game = Game(players)
     while not game.is_over:
         game.apply(game.random_roll(rng))
-        if snapshots is not None:
-            snapshots.append(game.copy())  # the white-sum action: every player has options to query
+        if queries is not None:
+            position = game.copy()
+            queries.extend((position, player) for player in players)
         for player in players:
             game.apply(rng.choice(game.legal_options(player)))
         if not game.is_over:
+            if queries is not None:
+                queries.append((game.copy(), game.roller))
             game.apply(rng.choice(game.legal_options(game.roller)))
     return game
 
@@ -44,15 +48,14 @@ def games_per_second(seconds: float, players: tuple[str, ...], seed: int) -> tup
     return games / elapsed, turns / games
 
 
-def queries_per_second(seconds: float, games: list[Game]) -> float:
-    queries = 0
+def queries_per_second(seconds: float, queries: list[tuple[Game, str]]) -> float:
+    done = 0
     start = time.process_time()
     while (elapsed := time.process_time() - start) < seconds:
-        for game in games:
-            for player in game.seats:
-                game.legal_options(player)
-            queries += len(game.seats)
-    return queries / elapsed
+        for game, player in queries:
+            game.legal_options(player)
+        done += len(queries)
+    return done / elapsed
 
 
 def main() -> None:
@@ -69,17 +72,17 @@ def main() -> None:
         game_rates.append(rate)
         lengths.append(length)
 
-    positions: list[Game] = []
+    queries: list[tuple[Game, str]] = []
     rng = random.Random(12345)
-    while len(positions) < 2000:
-        random_game(rng, players, positions)
-    query_rates = [queries_per_second(args.seconds, positions) for _ in range(args.rounds)]
+    while len(queries) < 10_000:
+        random_game(rng, players, queries)
+    query_rates = [queries_per_second(args.seconds, queries) for _ in range(args.rounds)]
 
     print(f"random {args.players}-player games: {statistics.median(game_rates):,.0f} games/s "
-          f"(median of {args.rounds} rounds of {args.seconds:g} s; range {min(game_rates):,.0f}-{max(game_rates):,.0f}; "
-          f"{statistics.mean(lengths):.1f} turns per game)")
-    print(f"legal_options: {statistics.median(query_rates):,.0f} queries/s "
-          f"(median of {args.rounds} rounds; every player of {len(positions)} white-sum positions from random games)")
+          f"(median of {args.rounds} rounds of {args.seconds:g} s CPU; range {min(game_rates):,.0f}-"
+          f"{max(game_rates):,.0f}; {statistics.mean(lengths):.1f} turns per game)")
+    print(f"legal_options: {statistics.median(query_rates):,.0f} queries/s (median of {args.rounds} rounds over "
+          f"{len(queries):,} positions from random games: every player's white sum, the roller's colour action)")
 
 
 if __name__ == "__main__":

@@ -20,8 +20,6 @@ LOCK_BIT = 1 << BOXES_PER_ROW
 # BOX[c][number]: the box of `number` in colour c's row (numbers run 2..12 or 12..2).
 BOX: tuple[dict[int, int], ...] = tuple({number: box for box, number in enumerate(numbers)} for numbers in NUMBERS)
 POINTS = tuple(row_points(count) for count in range(BOXES_PER_ROW + 2))
-# WHITE_SUM_BOXES[sum][c]: the box a white sum marks in colour c's row.
-WHITE_SUM_BOXES = {number: tuple(boxes[number] for boxes in BOX) for number in range(2, 13)}
 # ROW_FACTS[row][box]: the tail of the Option for marking `box` in a row marked as `row` (boxes skipped,
 # whether it locks, the row's points before and after, no penalty), or None if the box may not be marked.
 ROW_FACTS: list[tuple[tuple[int, bool, int, int, bool] | None, ...] | None] = [None] * (LOCK_BIT << 1)
@@ -52,6 +50,8 @@ COLOUR_CANDIDATES = {
                                        for white in sorted({first, second}, reverse=colour >= 2))
                             for die in range(1, 7)} for colour in range(4))
     for first, second in DIE_PAIRS}
+
+
 @functools.lru_cache(maxsize=256)  # Marks are values: games with the same seats share them
 def _mark_table(seats: tuple[str, ...]) -> tuple[Mark | None, ...]:
     return tuple(Mark(seat, COLOURS[colour], NUMBERS[colour][box]) if box < BOXES_PER_ROW else None
@@ -360,9 +360,11 @@ class Game:
         self.apply(Reroll(self._dice.with_dice(**dice)))
 
     def mark(self, player: str, colour: Colour | str, number: int) -> None:
+        """`apply(Mark(player, colour, number))`, in whichever action is open."""
         self.apply(Mark(player, colour, number))
 
     def pass_(self, player: str) -> None:
+        """`apply(Pass(player))`: mark nothing in the open action."""
         self.apply(Pass(player))
 
     def undo(self) -> Action:
@@ -388,9 +390,7 @@ class Game:
         return withdrawn
 
     def _push(self, action: Action) -> None:
-        self._stack.append(_new_tuple(GameState, (self._turn, self._phase, self._dice, self._rows, self._penalties,
-                                                  self._closed, self._closed_mask, self._pending, self._undecided,
-                                                  self._roller_marked, self._end)))
+        self._stack.append(self.state)
         self._history.append(action)
 
     def _apply_roll(self, roll: Roll) -> None:

@@ -33,6 +33,7 @@ class Colour(enum.StrEnum):
 
     @property
     def title(self) -> str:
+        """The name capitalised for the start of a sentence ("Red"); replaces str.title on purpose."""
         return self.value.capitalize()
 
 
