@@ -82,9 +82,10 @@ def test_program_dice_and_a_roll_off(monkeypatch, capsys):
 
 
 def test_setup_asks_again_after_bad_names(monkeypatch, capsys):
-    code, out = play(monkeypatch, capsys, ["Ann", "Ann Ann", "Ann Bob", "Bob", "q"])
+    code, out = play(monkeypatch, capsys, ["Ann", "Ann Ann", "Ann Bob", "Cy", "Bob", "q"])
     assert "Qwixx is played by 2 to 5 players; got 1." in out
     assert "Two players are called Ann: give everyone a different name." in out
+    assert "  Cy is not one of the players (Ann, Bob)." in out
     assert "--- Turn 1: Bob rolls ---" in out
 
 

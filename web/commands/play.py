@@ -118,25 +118,23 @@ class TerminalTable:
 
     def _starting_order(self, players: list[Any], first: str | None) -> list[Any]:
         """Players in seating order beginning with the first roller (chosen, or by a roll-off)."""
-        from referee import RollOff, RuleError
+        from referee import RollOff
 
         labels = ["+".join(player) if isinstance(player, list) else player for player in players]
-        while first is None:
-            answer = self.ask(f"Who rolls first ({', '.join(labels)})? Enter for a roll-off: ")
-            if answer in ("q", "quit"):
+        while first not in labels:
+            if first is not None:
+                self.say(f"  {first} is not one of the players ({', '.join(labels)}).")
+            first = self.ask(f"Who rolls first ({', '.join(labels)})? Enter for a roll-off: ")
+            if first in ("q", "quit"):
                 raise Quit("quit")
-            if answer:
-                first = answer
-                continue
-            roll_off = RollOff(labels)
-            while roll_off.roller is not None:
-                value = self._die_for(roll_off.roller)
-                self.say(f"  {roll_off.roller} rolls {value}")
-                roll_off.roll(value)
-            first = roll_off.starter
-            self.say(f"{first} rolled a 6 and starts.")
-        if first not in labels:
-            raise RuleError("bad-setup", f"{first} is not one of the players ({', '.join(labels)}).")
+            if not first:
+                roll_off = RollOff(labels)
+                while roll_off.roller is not None:
+                    value = self._die_for(roll_off.roller)
+                    self.say(f"  {roll_off.roller} rolls {value}")
+                    roll_off.roll(value)
+                first = roll_off.starter
+                self.say(f"{first} rolled a 6 and starts.")
         start = labels.index(first)
         return players[start:] + players[:start]
 
