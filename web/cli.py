@@ -10,6 +10,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("play", "play Qwixx at the terminal, 2-5 players; the referee keeps the sheets"),
     "replay": ("replay", "check game records against the rules; one JSON line per file"),
     "serve": ("serve", "start the table: the web app for phones and the table screen, and the camera"),
+    "read": ("read", "read the dice in photos of the table"),
 }
 
 

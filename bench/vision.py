@@ -1,0 +1,168 @@
+"""Benchmark of the dice reader: accuracy on labelled photos and generated scenes, and speed.
+
+    python bench/vision.py ../shared/dice-photos/dev            # dev labels + 200 generated scenes + speed
+    python bench/vision.py ../shared/dice-photos/dev/labels.json --generated 0 --speed 0
+
+DIR_OR_LABELS is a label file (values.json / labels.json format) or a folder holding them. Dev photos
+are reported per part: "validation" (a fixed fifth never trained on: the honest figure),
+"train" (seen in training) and "colour-labelled" (labels.json, never trained on, colours scored too).
+Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx dice, every condition
+drawn at random; training uses other seeds), rendered once into --cache.
+Runs on one core (cv2.setNumThreads(1)); speed is the median over generated frames with the six dice
+of the time `read` takes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.reader import DiceReader  # noqa: E402
+from vision.scoring import TruthDie, score  # noqa: E402
+from vision.training import devset  # noqa: E402
+
+
+def label_files(target: Path) -> list[Path]:
+    if target.is_file():
+        return [target]
+    files = [target / name for name in ("values.json", "labels.json") if (target / name).is_file()]
+    if not files:
+        raise SystemExit(f"{target}: no values.json or labels.json here")
+    return files
+
+
+def photos_from(target: Path) -> list[devset.LabelledPhoto]:
+    photos = []
+    for path in label_files(target):
+        part = "colour-labelled" if path.name == "labels.json" else None
+        photos += devset.load_labels(path, part=part)
+    return photos
+
+
+def report(title: str, counts: Counter, images: int, fully_correct: int) -> None:
+    dice = sum(counts[k] for k in ("correct", "confident-wrong", "unreadable", "missed"))
+    if not dice:
+        return
+
+    def share(key: str) -> str:
+        return f"{counts[key]:5d} ({100 * counts[key] / dice:5.1f}%)"
+
+    print(f"{title}: {images} images, {dice} dice")
+    print(f"  read correctly   {share('correct')}")
+    print(f"  confident-wrong  {share('confident-wrong')}")
+    print(f"  unreadable       {share('unreadable')}")
+    print(f"  missed           {share('missed')}")
+    print(f"  false dice       {counts['false']:5d}")
+    print(f"  images fully correct {fully_correct}/{images} ({100 * fully_correct / max(images, 1):.1f}%)")
+
+
+def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
+    totals: dict[str, Counter] = defaultdict(Counter)
+    images: Counter = Counter()
+    perfect: Counter = Counter()
+    mistakes = []
+    for photo in photos:
+        image = cv2.imread(str(photo.path))
+        if image is None:
+            print(f"cannot read {photo.path}", file=sys.stderr)
+            continue
+        readings = reader.read(image)
+        truth = [TruthDie(d.value, d.bbox, d.colour) for d in photo.dice]
+        counts = score(truth, readings)
+        totals[photo.part] += counts
+        images[photo.part] += 1
+        clean = counts["correct"] == len(truth) and counts["false"] == 0
+        perfect[photo.part] += clean
+        if not clean:
+            mistakes.append({"file": photo.name, "part": photo.part, **{k: counts[k] for k in counts if counts[k]},
+                             "dice": [r.to_json() for r in readings]})
+    for part in ("validation", "train", "colour-labelled", None):
+        if part in totals:
+            label = {"validation": "dev validation (never trained on: the real figure)",
+                     "train": "dev train part (trained on: optimistic)",
+                     "colour-labelled": "dev labels.json (colours and values; never trained on)"}.get(part, str(part))
+            report(label, totals[part], images[part], perfect[part])
+    if errors_to:
+        errors_to.write_text("\n".join(json.dumps(m) for m in mistakes) + "\n")
+        print(f"  images with mistakes listed in {errors_to}")
+
+
+def generated_scenes(count: int, size: tuple[int, int], cache: Path, first_seed: int = 0):
+    """(frame, truth dice) for synth.random_scene(seed, size=size), seeds first_seed.., rendered once."""
+    from synth import random_scene, render
+
+    cache.mkdir(parents=True, exist_ok=True)
+    scenes = []
+    for seed in range(first_seed, first_seed + count):
+        stem = cache / f"{size[0]}x{size[1]}-{seed:05d}"
+        if not stem.with_suffix(".json").exists():
+            frame, truth = render(random_scene(seed, size=size))
+            cv2.imwrite(str(stem.with_suffix(".png")), frame)
+            stem.with_suffix(".json").write_text(json.dumps(truth.to_json()))
+        dice = json.loads(stem.with_suffix(".json").read_text())["dice"]
+        truth = [TruthDie(d["value"], _box(d["corners"]), d["colour"], d["problem"]) for d in dice]
+        scenes.append((cv2.imread(str(stem.with_suffix(".png"))), truth))
+    return scenes
+
+
+def _box(corners) -> tuple[float, float, float, float]:
+    xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def score_generated(reader: DiceReader, scenes) -> None:
+    totals: Counter = Counter()
+    perfect = 0
+    for frame, truth in scenes:
+        counts = score(truth, reader.read(frame))
+        totals += counts
+        perfect += counts["correct"] == len(truth) and counts["false"] == 0
+    report("generated Qwixx scenes (colour and value)", totals, len(scenes), perfect)
+
+
+def speed(reader: DiceReader, frames: list[np.ndarray], repeats: int = 3) -> float:
+    times = []
+    for frame in frames:
+        for _ in range(repeats):
+            started = time.perf_counter()
+            reader.read(frame)
+            times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("target", type=Path, metavar="DIR_OR_LABELS")
+    parser.add_argument("--generated", type=int, default=200, help="generated scenes to score (0: none)")
+    parser.add_argument("--speed", type=int, default=20, help="generated frames to time at each size (0: skip)")
+    parser.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "bench-scenes",
+                        help="where rendered scenes are kept between runs")
+    parser.add_argument("--part", action="append", choices=["validation", "train", "colour-labelled"],
+                        help="score only these parts of the dev photos (default: all)")
+    parser.add_argument("--errors", type=Path, help="write the images with mistakes to this JSON-lines file")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    reader = DiceReader()
+    photos = [p for p in photos_from(args.target) if not args.part or p.part in args.part]
+    score_photos(reader, photos, args.errors)
+    if args.generated:
+        score_generated(reader, generated_scenes(args.generated, (1280, 720), args.cache))
+    if args.speed:
+        for size in ((1280, 720), (640, 480)):
+            frames = [frame for frame, _ in generated_scenes(args.speed, size, args.cache)]
+            print(f"median ms per frame at {size[0]}x{size[1]} with six dice, one core: "
+                  f"{speed(reader, frames):.1f} ({len(frames)} generated frames)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,42 @@
+"""`qwixx-table read`: JSON lines, annotated copies, and an error line for a file that is not an image."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from web import cli
+
+
+@pytest.fixture
+def table_photo(tmp_path):
+    frame = np.full((480, 640, 3), (140, 160, 180), np.uint8)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), frame)
+    return path
+
+
+def test_json_gives_one_object_per_image_and_errors_do_not_stop_the_rest(tmp_path, table_photo, capsys):
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"not really a jpeg")
+    missing = tmp_path / "missing.png"
+    code = cli.main(["read", "--json", str(broken), str(table_photo), str(missing)])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["file"] for line in lines] == [str(broken), str(table_photo), str(missing)]
+    assert "not a readable image" in lines[0]["error"]
+    assert lines[1]["dice"] == [] and lines[1]["ms"] >= 0
+    assert "no such file" in lines[2]["error"]
+    assert code == 1
+
+
+def test_annotate_writes_a_copy_of_each_image(tmp_path, table_photo, capsys):
+    out = tmp_path / "annotated"
+    assert cli.main(["read", str(table_photo), "--annotate", str(out)]) == 0
+    written = cv2.imread(str(out / "table.png"))
+    assert written is not None and written.shape == (480, 640, 3)
+    assert "0 dice" in capsys.readouterr().out
+
+
+def test_a_missing_calibration_file_is_a_clear_error(tmp_path, table_photo, capsys):
+    assert cli.main(["read", str(table_photo), "--calibration", str(tmp_path / "nope.json")]) == 2
+    assert "no such calibration file" in capsys.readouterr().err

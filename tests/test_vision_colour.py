@@ -1,0 +1,57 @@
+"""Colour names from a die face's CIELAB colour, with and without a calibration."""
+import math
+
+import numpy as np
+import pytest
+
+from calibration import Calibration, DieColour, to_lab
+from vision.colour import Face, measure_face, name_colour
+
+
+def bgr_face(bgr, pip_bgr):
+    """A 60 px die face of colour `bgr` with five pips of colour `pip_bgr`, on a grey table."""
+    frame = np.full((100, 100, 3), 128, np.uint8)
+    frame[20:80, 20:80] = bgr
+    for x, y in ((32, 32), (68, 32), (50, 50), (32, 68), (68, 68)):
+        frame[y - 5:y + 5, x - 5:x + 5] = pip_bgr
+    return frame
+
+
+@pytest.mark.parametrize(
+    "bgr, pips, expected",
+    [
+        ((245, 245, 245), (20, 20, 20), "white"),
+        ((200, 220, 235), (30, 30, 30), "white"),  # white under a warm lamp
+        ((25, 25, 25), (240, 240, 240), "black"),
+        ((40, 30, 200), (240, 240, 240), "red"),
+        ((20, 210, 245), (30, 30, 30), "yellow"),
+        ((70, 160, 20), (240, 240, 240), "green"),
+        ((190, 80, 20), (240, 240, 240), "blue"),
+        ((150, 40, 120), (240, 240, 240), "other"),  # purple
+        ((20, 130, 250), (240, 240, 240), "other"),  # orange
+    ],
+)
+def test_faces_are_named_by_their_colour(bgr, pips, expected):
+    face = measure_face(bgr_face(bgr, pips), 50, 50, 60)
+    assert name_colour(face) == expected
+
+
+def test_the_face_is_measured_without_its_pips():
+    face = measure_face(bgr_face((20, 210, 245), (30, 30, 30)), 50, 50, 60)
+    expected = to_lab(np.array([[20, 210, 245]], np.uint8))[0]
+    assert math.dist(face.lab, expected) < 3
+    assert face.pip_contrast < -30  # dark pips
+
+
+def test_a_calibration_names_colours_as_learned():
+    # Under this light the "yellow" die looks pale: without calibration it would pass for white.
+    pale_yellow = Face((85.0, 2.0, 22.0), -50.0)
+    assert name_colour(pale_yellow) == "white"
+    colours = {
+        "white": DieColour((92.0, 0.0, 4.0), (2.0, 1.0, 1.0), -60.0),
+        "yellow": DieColour((85.0, 2.0, 24.0), (2.0, 1.0, 2.0), -50.0),
+    }
+    calibration = Calibration((640, 480), 30.0, colours, ((0, 0), (640, 0), (640, 480)))
+    assert name_colour(pale_yellow, calibration) == "yellow"
+    # Far from every calibrated colour: named by hue as without calibration.
+    assert name_colour(Face((50.0, -45.0, 30.0), 40.0), calibration) == "green"

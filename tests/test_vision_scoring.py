@@ -1,0 +1,46 @@
+"""The benchmark's scoring rules (../shared/dice-photos/README.md)."""
+from vision import DieReading
+from vision.scoring import TruthDie, score
+
+
+def reading(x, y, value, colour="white"):
+    return DieReading(colour, value, 0.9 if value else 0.2, (x, y), (), None if value else "cocked")
+
+
+def test_each_outcome_is_counted():
+    truth = [
+        TruthDie(3, (0, 0, 10, 10)),
+        TruthDie(5, (20, 0, 30, 10)),
+        TruthDie(2, (40, 0, 50, 10)),
+        TruthDie(6, (60, 0, 70, 10)),
+    ]
+    readings = [reading(5, 5, 3), reading(25, 5, 4), reading(45, 5, None), reading(100, 100, 1)]
+    counts = score(truth, readings)
+    assert (counts["correct"], counts["confident-wrong"], counts["unreadable"], counts["missed"], counts["false"]) == (
+        1, 1, 1, 1, 1)
+
+
+def test_one_reading_matches_one_die_and_the_nearest_wins():
+    truth = [TruthDie(4, (0, 0, 20, 20))]
+    counts = score(truth, [reading(3, 3, 1), reading(10, 11, 4)])
+    assert counts["correct"] == 1 and counts["false"] == 1
+
+
+def test_a_wrong_colour_is_a_wrong_reading():
+    truth = [TruthDie(4, (0, 0, 20, 20), "red")]
+    assert score(truth, [reading(10, 10, 4, "yellow")])["confident-wrong"] == 1
+
+
+def test_without_boxes_dice_match_by_colour_and_value():
+    truth = [TruthDie(1, None, "white"), TruthDie(2, None, "white")]
+    counts = score(truth, [reading(0, 0, 2), reading(50, 50, 1)])
+    assert counts["correct"] == 2 and counts["false"] == 0
+
+
+def test_a_die_with_a_problem_is_right_when_declined_and_a_cocked_die_is_wrong_when_read():
+    cut_off = TruthDie(4, (0, 0, 10, 10), problem="edge")
+    cocked = TruthDie(None, (20, 0, 30, 10), problem="cocked")
+    assert score([cut_off], [reading(5, 5, None)])["correct"] == 1
+    assert score([cut_off], [reading(5, 5, 4)])["correct"] == 1
+    assert score([cocked], [reading(25, 5, None)])["correct"] == 1
+    assert score([cocked], [reading(25, 5, 3)])["confident-wrong"] == 1

@@ -1,0 +1,89 @@
+"""A die's colour from its face: robust statistics in CIELAB, named by hue or by a calibration.
+
+Lab values here are true CIELAB (L* 0..100, a*, b* signed), computed as calibration.to_lab does, so
+that measured faces and calibrated colours compare directly.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Each Qwixx colour: hue range (degrees of atan2(b*, a*)), least chroma, least L*. Saturated dice measure
+# red 20-45 degrees, yellow 83-106, green 140-150, blue 290-300, purple 310-340 (CIELAB coordinates of the dice colours, and
+# the dev photos' colour-labelled dice). A face of a Qwixx hue that is too dull or too dark is one of the
+# marbled, translucent, gold, brown, teal or maroon dice Qwixx does not use: "other".
+QWIXX_HUES = (
+    ("red", 16, 52, 18, 0),
+    ("yellow", 68, 110, 40, 55),
+    ("green", 110, 185, 32, 25),
+    ("blue", 235, 305, 12, 0),
+)
+# Purple and magenta dice are dark and dull, yet their hue shows well above the grey of a black die.
+PURPLE_HUES = (305, 345)
+PURPLE_CHROMA = 6.0
+# Below this chroma a face is white or black (black dice under a warm lamp reach about 14).
+ACHROMATIC_CHROMA = 16.0
+# A pale yellow face this light is a white die under a warm lamp.
+WARM_WHITE_LIGHTNESS = 60.0
+# White dice are light: a face this dark with dark pips is grey, brown or gold: "other".
+DARKEST_WHITE = 45.0
+# With a calibration, a face further than this (Delta E) from every calibrated colour is named by hue.
+CALIBRATED_DISTANCE = 25.0
+
+
+@dataclass(frozen=True)
+class Face:
+    lab: tuple[float, float, float]  # the face colour without its pips
+    pip_contrast: float  # L* of the pips minus L* of the face; 0 when no pips were seen
+
+
+def measure_face(frame: np.ndarray, x: float, y: float, extent: float) -> Face:
+    """The colour of the die face around (x, y), separated from its pips by Otsu's threshold on L*."""
+    half = max(1, int(round(extent * 0.3)))
+    height, width = frame.shape[:2]
+    x0, x1 = max(0, int(x) - half), min(width, int(x) + half + 1)
+    y0, y1 = max(0, int(y) - half), min(height, int(y) + half + 1)
+    patch = frame[y0:y1, x0:x1]
+    if patch.shape[0] > 24 or patch.shape[1] > 24:
+        patch = cv2.resize(patch, (24, 24), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(patch.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    lightness = np.clip(lab[:, 0] * 2.55, 0, 255).astype(np.uint8).reshape(-1, 1)
+    threshold, _ = cv2.threshold(lightness, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    bright = lightness[:, 0] > threshold
+    body_is_bright = bright.sum() >= (~bright).sum()
+    body = lab[bright == body_is_bright]
+    pips = lab[bright != body_is_bright]
+    face = np.median(body, axis=0)
+    contrast = 0.0
+    # Pips are small dark (or light) spots: only a clear, minority second class counts as pips.
+    if 0.02 * len(lab) <= len(pips) <= 0.45 * len(lab):
+        difference = float(np.median(pips[:, 0]) - face[0])
+        if abs(difference) > 12:
+            contrast = difference
+    return Face((float(face[0]), float(face[1]), float(face[2])), contrast)
+
+
+def name_colour(face: Face, calibration=None) -> str:
+    """white, red, yellow, green, blue, black or other."""
+    if calibration is not None and calibration.colours:
+        distances = {name: math.dist(face.lab, known.face) for name, known in calibration.colours.items()}
+        nearest = min(distances, key=distances.get)
+        if distances[nearest] <= CALIBRATED_DISTANCE:
+            return nearest
+    lightness, a, b = face.lab
+    chroma = math.hypot(a, b)
+    hue = math.degrees(math.atan2(b, a)) % 360
+    for name, first, last, least_chroma, least_lightness in QWIXX_HUES:
+        if first <= hue < last and chroma >= least_chroma and lightness >= least_lightness:
+            return name
+    if PURPLE_HUES[0] <= hue < PURPLE_HUES[1] and chroma >= PURPLE_CHROMA:
+        return "other"
+    warm_white = 68 <= hue < 110 and lightness >= WARM_WHITE_LIGHTNESS and face.pip_contrast <= 0
+    if chroma < ACHROMATIC_CHROMA or warm_white:
+        if face.pip_contrast > 0 or (face.pip_contrast == 0 and lightness < DARKEST_WHITE):
+            return "black"
+        return "white" if lightness >= DARKEST_WHITE else "other"
+    return "other"

@@ -1,0 +1,80 @@
+"""Scoring readings against labelled dice, as ../shared/dice-photos/README.md defines it.
+
+Each labelled die is matched to the nearest reported die whose centre lies inside its box (one reported
+die per labelled die); a photo whose labels have no boxes is matched by colour and value instead. A die
+is read when its value matches, and its colour too where the label names one.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+from vision.readings import DieReading
+
+OUTCOMES = ("correct", "confident-wrong", "unreadable", "missed")
+
+
+@dataclass(frozen=True)
+class TruthDie:
+    value: int | None
+    bbox: tuple[float, float, float, float] | None  # x0, y0, x1, y1
+    colour: str | None = None
+    # Generated scenes say why a die may rightly go unread; the value is still given where it is known.
+    problem: str | None = None
+
+
+def score(truth: list[TruthDie], readings: list[DieReading]) -> Counter:
+    """Counts of OUTCOMES over the labelled dice, plus 'false' for reported dice that match none."""
+    matches = _match_by_box(truth, readings) if all(t.bbox for t in truth) else _match_by_label(truth, readings)
+    counts = Counter({outcome: 0 for outcome in OUTCOMES + ("false",)})
+    for index, die in enumerate(truth):
+        reading = matches.get(index)
+        counts[_outcome(die, reading)] += 1
+    counts["false"] = len(readings) - len(matches)
+    return counts
+
+
+def _outcome(die: TruthDie, reading: DieReading | None) -> str:
+    """A die with a problem (cocked, cut off, ...) is read correctly when declined; one that is not
+    cocked may also be read correctly by its true value."""
+    if reading is None:
+        return "missed"
+    colour_right = die.colour is None or die.colour == reading.colour
+    if reading.value is None:
+        declined_rightly = die.value is None or die.problem is not None
+        return "correct" if declined_rightly and colour_right else "unreadable"
+    return "correct" if reading.value == die.value and colour_right and die.problem != "cocked" else "confident-wrong"
+
+
+def _match_by_box(truth: list[TruthDie], readings: list[DieReading]) -> dict[int, DieReading]:
+    pairs = []
+    for t_index, die in enumerate(truth):
+        x0, y0, x1, y1 = die.bbox
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        for r_index, reading in enumerate(readings):
+            x, y = reading.center
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                pairs.append((math.hypot(x - cx, y - cy), t_index, r_index))
+    return _greedy(pairs, readings)
+
+
+def _match_by_label(truth: list[TruthDie], readings: list[DieReading]) -> dict[int, DieReading]:
+    """Without boxes: pair equal (colour, value) first, then equal colour, then whatever is left."""
+    pairs = []
+    for t_index, die in enumerate(truth):
+        for r_index, reading in enumerate(readings):
+            same_colour = die.colour is None or die.colour == reading.colour
+            cost = 0 if same_colour and die.value == reading.value else 1 if same_colour else 2
+            pairs.append((cost, t_index, r_index))
+    return _greedy(pairs, readings)
+
+
+def _greedy(pairs, readings) -> dict[int, DieReading]:
+    matches: dict[int, DieReading] = {}
+    used: set[int] = set()
+    for _, t_index, r_index in sorted(pairs):
+        if t_index not in matches and r_index not in used:
+            matches[t_index] = readings[r_index]
+            used.add(r_index)
+    return matches

@@ -1,0 +1,65 @@
+"""`qwixx-table read IMAGE...`: read the dice in photos, as text or one JSON object per line."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="photos of the table")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    parser.add_argument("--annotate", metavar="DIR", type=Path,
+                        help="write a copy of each image with every die's outline, colour and value drawn")
+    parser.add_argument("--calibration", metavar="FILE", help="calibration file (default: the saved one, if any)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    import calibration
+    from vision.annotate import annotate
+    from vision.reader import DiceReader, FrameError
+
+    try:
+        known = calibration.find(args.calibration)
+    except calibration.CalibrationError as error:
+        print(f"qwixx-table read: {error}", file=sys.stderr)
+        return 2
+    reader = DiceReader()
+    if args.annotate:
+        args.annotate.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    for path in args.images:
+        image = cv2.imread(path, cv2.IMREAD_COLOR)
+        error = None
+        if image is None:
+            error = "not a readable image" if Path(path).is_file() else "no such file"
+        else:
+            started = time.perf_counter()
+            try:
+                readings = reader.read(image, known)
+            except (FrameError, calibration.CalibrationError) as problem:
+                error = str(problem)
+            milliseconds = (time.perf_counter() - started) * 1000
+        if error is not None:
+            failures += 1
+            if args.json:
+                print(json.dumps({"file": path, "error": error}), flush=True)
+            else:
+                print(f"{path}: error: {error}", file=sys.stderr, flush=True)
+            continue
+        if args.annotate:
+            target = args.annotate / (Path(path).stem + ".png")
+            cv2.imwrite(str(target), annotate(image, readings))
+        if args.json:
+            line = {"file": path, "dice": [r.to_json() for r in readings], "ms": round(milliseconds, 1)}
+            print(json.dumps(line), flush=True)
+        else:
+            print(f"{path}: {len(readings)} dice ({milliseconds:.0f} ms)")
+            for r in readings:
+                value = r.value if r.value is not None else f"? ({r.problem})"
+                print(f"  {r.colour:6} {value}  confidence {r.confidence:.2f}  at {r.center[0]:.0f},{r.center[1]:.0f}")
+    return 1 if failures else 0
