@@ -460,13 +460,13 @@ def _clutter(rng, camera: Camera, wanted, dice: list[Die]) -> list[Clutter]:
 
 
 def _hand(rng, camera: Camera, dice: list[Die]) -> Clutter:
-    """An arm reaching in from the frame's nearest side towards the dice, the hand hovering over them."""
+    """An arm reaching in from a side of the frame towards the dice, the hand hovering over them."""
     target = np.mean([d.pose.position for d in dice], axis=0)[:2] if dice else np.array(camera.target)
     target = target + rng.normal(0, 30, 2)
-    side = rng.integers(4)
-    edge_pixel = {0: (rng.uniform(0.2, 0.8) * camera.width, 0), 1: (camera.width, rng.uniform(0.2, 0.8) * camera.height),
-                  2: (rng.uniform(0.2, 0.8) * camera.width, camera.height), 3: (0, rng.uniform(0.2, 0.8) * camera.height)}
-    from_xy = _image_point_on_table(camera, *edge_pixel[int(side)])[:2]
+    along = rng.uniform(0.2, 0.8)
+    edge_pixel = [(along * camera.width, 0), (camera.width, along * camera.height),
+                  (along * camera.width, camera.height), (0, along * camera.height)][int(rng.integers(4))]
+    from_xy = _image_point_on_table(camera, *edge_pixel)[:2]
     direction = target - from_xy
     yaw = math.degrees(math.atan2(direction[1], direction[0]))
     height = float(rng.uniform(45, 130))

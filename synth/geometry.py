@@ -212,5 +212,3 @@ def rotation_between(a, b) -> tuple[float, float, float, float]:
         return quat_from_axis_angle(perpendicular, 180)
     return quat_from_axis_angle(axis, math.degrees(math.atan2(s, c)))
 
-
-__all__ = ["Camera", "Pose", "PI_CAMERA_HFOV_DEG", "quat_from_axis_angle", "quat_mul", "rotation_between", "slerp"]

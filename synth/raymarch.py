@@ -1,8 +1,8 @@
 """Sphere tracing of signed-distance solids in numpy, and their lighting (lamp, room light, shadows, occlusion).
 
 A solid has a pose, a bounding sphere and box in its own frame, `distance(points)` in its own frame (mm, negative
-inside), `coarse_distance` (a cheaper bound used for shadows and occlusion, never larger than the true
-distance by more than a pip's depth) and `surface(points)` giving what the lighting needs there.
+inside), `coarse_distance` (a cheaper likeness used for shadows and occlusion: a die without its pips, a hand
+as a blob) and `surface(points)` giving what the lighting needs there.
 """
 from __future__ import annotations
 
@@ -50,18 +50,19 @@ class Solid:
 
 
 def _span(solid: Solid, origins: np.ndarray, directions: np.ndarray):
-    """Local ray origins/directions and the t range inside the solid's local bounding box (t_out < t_in or NaN
-    where the ray misses it)."""
+    """Local ray origins/directions and the t range inside the solid's local bounding box (t_out is -inf where
+    the ray misses it)."""
     rotation = solid.pose.matrix
     local_origins = (origins - np.asarray(solid.pose.position)) @ rotation
     local_directions = directions @ rotation
     lo, hi = solid.local_box
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inverse = 1.0 / local_directions
-        t_lo = (lo - local_origins) * inverse
-        t_hi = (hi - local_origins) * inverse
-    t_in = np.nanmax(np.minimum(t_lo, t_hi), axis=1)
-    t_out = np.nanmin(np.maximum(t_lo, t_hi), axis=1)
+    # A direction exactly along an axis would divide by zero: nudge it.
+    inverse = 1.0 / np.where(np.abs(local_directions) < 1e-12, 1e-12, local_directions)
+    t_lo = (lo - local_origins) * inverse
+    t_hi = (hi - local_origins) * inverse
+    near, far = np.minimum(t_lo, t_hi), np.maximum(t_lo, t_hi)
+    t_in = np.maximum(np.maximum(near[:, 0], near[:, 1]), near[:, 2])
+    t_out = np.minimum(np.minimum(far[:, 0], far[:, 1]), far[:, 2])
     t_out[t_out < t_in] = -np.inf
     return local_origins, local_directions, t_in, t_out
 
@@ -198,19 +199,12 @@ class Room:
     camera_position: np.ndarray
     table_albedo: np.ndarray  # (3,) the table's mean colour, which light bounces off onto the dice' sides
 
-    @property
-    def lamp_irradiance_scale(self) -> float:
-        """Irradiance of the lamp on a level surface at the table's origin is 1 / its direction's elevation
-        sine, so that a level surface under the lamp gets 1 wherever the lamp is."""
-        return float(np.linalg.norm(self.light.position))
-
 
 def lamp_irradiance(points: np.ndarray, normals: np.ndarray, room: Room):
-    """The lamp's irradiance (N,) on surfaces with these normals (inverse-square from its distance to the
-    table's origin), its direction (N, 3) and the lamp's angular radius (N,)."""
+    """The lamp's irradiance (N,) on surfaces with these normals, its direction (N, 3), its angular radius (N,)
+    and its inverse-square falloff (N,), 1 at the distance from the lamp to the table's origin."""
     directions, distance = _towards_light(points, room.light)
-    reference = room.lamp_irradiance_scale
-    falloff = (reference / distance) ** 2
+    falloff = (np.linalg.norm(room.light.position) / distance) ** 2
     cosine = np.einsum("ij,ij->i", normals, directions)
     return falloff * np.clip(cosine, 0, None), directions, room.light.size_mm / distance, falloff
 

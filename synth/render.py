@@ -2,24 +2,25 @@
 
 The table is drawn as a texture seen through the camera and lit per pixel (shadows and contact darkening are
 traced against every solid). Dice and clutter are sphere-traced in small screen regions ("layers"),
-supersampled so that a die always gets at least about 60 samples across, then merged over the table by depth.
+supersampled so that a die gets at least about 40 samples across, then merged over the table by depth.
 Dice whose regions overlap share a layer, so that touching dice hide each other exactly. A moving object's
 layer is smeared along its path during the exposure.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
+from synth.dice import FACE_NORMALS
 from synth.geometry import Camera
 from synth.raymarch import HIT_MM, Room, Solid, Surface, ambient_occlusion, lamp_irradiance, march, shade, soft_shadow
-from synth.dice import FACE_NORMALS
 from synth.scene import COCKED_TILT_DEG, Scene
 from synth.sensor import develop, line_kernel
-from synth.solids import DieSolid, solid_for, tray_walls
+from synth.solids import solid_for, tray_walls
 from synth.table import pad_corners, table_albedo, table_gloss
 from synth.truth import (BLUR_DEFOCUS_SHARE, BLUR_MOTION_SHARE, SMALL_DIE_PX, TOP_FACE_VISIBLE, ClutterTruth,
                          DieTruth, Truth)
@@ -106,7 +107,7 @@ def _overlap(a, b) -> bool:
 
 
 def _sample_grid(box, samples_per_px: float):
-    """Sample positions over a box at a given density; returns xs, ys (grid) and the grid's shape."""
+    """Sample positions (x and y grids) over a box: n x n per pixel, or one every 1/density pixels."""
     x0, y0, x1, y1 = box
     if samples_per_px >= 1:
         n = int(samples_per_px)
@@ -227,7 +228,7 @@ AO_REACH_MM = 12.0
 
 def _shadow_area(solid: Solid, camera: Camera, light_position: np.ndarray, pad: int):
     """Where on the table a solid can shade: its screen box, and image outlines of the shadow it may cast and
-    of the ring round its foot where it darkens the table (None where it reaches no pixel)."""
+    of the ring round its foot where it darkens the table (None for a solid held above the table)."""
     points = _bounds_points(solid)
     footprint = points.copy()
     footprint[:, 2] = 0
@@ -238,16 +239,15 @@ def _shadow_area(solid: Solid, camera: Camera, light_position: np.ndarray, pad: 
     shadow = np.concatenate([cast, footprint])
     centre = shadow.mean(axis=0)
     shadow = centre + (shadow - centre) * 1.15  # room for the penumbra
+    outline = lambda table_points: cv2.convexHull(camera.project(table_points).astype(np.float32))  # noqa: E731
+    if points[:, 2].min() > AO_REACH_MM:
+        return _screen_box(camera, shadow, 3 + pad), outline(shadow), None
     low, high = solid.local_box
     ring = np.array([[x, y, 0.0] for x in (low[0] - AO_REACH_MM, high[0] + AO_REACH_MM)
                      for y in (low[1] - AO_REACH_MM, high[1] + AO_REACH_MM)])
     ring = solid.pose.to_world(ring)
     ring[:, 2] = 0
-    box = _screen_box(camera, np.concatenate([shadow, ring]), 3 + pad)
-    if box is None:
-        return None
-    outline = lambda table_points: cv2.convexHull(camera.project(table_points).astype(np.float32))  # noqa: E731
-    return box, outline(shadow), outline(ring)
+    return _screen_box(camera, np.concatenate([shadow, ring]), 3 + pad), outline(shadow), outline(ring)
 
 
 def _inside_outline(outline: np.ndarray, box, density: float, shape, grow: int) -> np.ndarray:
@@ -288,7 +288,7 @@ def _table_radiance(albedo: np.ndarray, scene: Scene, solids: list[Solid], shift
     for solid, shift in zip(solids, shifts):
         pad = int(math.ceil(abs(shift[0]) / 2 + abs(shift[1]) / 2))
         area = _shadow_area(solid, camera, np.asarray(light.position, dtype=float), pad)
-        box = area and _clip(area[0], frame)
+        box = _clip(area[0], frame)
         if box is None:
             continue
         top = float(_bounds_points(solid)[:, 2].max())
@@ -304,9 +304,11 @@ def _table_radiance(albedo: np.ndarray, scene: Scene, solids: list[Solid], shift
         grow = int(math.ceil(pad * density)) + 2
         shaded = _inside_outline(area[1], box, density, grid_x.shape, grow)
         lit[shaded] = soft_shadow(receivers[shaded], [solid], light)
-        near = _inside_outline(area[2], box, density, grid_x.shape, grow)
-        ao[near] = ambient_occlusion(receivers[near], np.tile([0.0, 0.0, 1.0], (int(near.sum()), 1)), [solid],
-                                     above_table=False)
+        if area[2] is not None:
+            near = _inside_outline(area[2], box, density, grid_x.shape, grow)
+            up = np.zeros((int(near.sum()), 3))
+            up[:, 2] = 1
+            ao[near] = ambient_occlusion(receivers[near], up, [solid], above_table=False)
         x0, y0, x1, y1 = box
         lit_px = _to_pixels(lit.reshape(grid_x.shape), box, density).astype(np.float32)
         ao_px = _to_pixels(ao.reshape(grid_x.shape), box, density).astype(np.float32)
@@ -335,7 +337,16 @@ def _merge(front_colour, front_alpha, front_depth, colour, alpha, depth):
 
 
 def render(scene: Scene) -> tuple[np.ndarray, Truth]:
-    """Draw the scene as the camera would record it: a BGR uint8 frame and the truth about every die."""
+    """Draw the scene as the camera would record it: a BGR uint8 frame and the truth about every die.
+
+    The light reaching the camera is kept for the last two scenes, so that frames of a still scene that
+    differ only in effects.seed (fresh sensor noise, as a real camera gives) cost only the camera's work."""
+    radiance, truth = _light_and_truth(replace(scene, effects=replace(scene.effects, seed=0)))
+    return develop(radiance, scene.light, scene.effects), truth
+
+
+@lru_cache(maxsize=2)
+def _light_and_truth(scene: Scene) -> tuple[np.ndarray, Truth]:
     camera = scene.camera
     width, height = camera.width, camera.height
     frame = (0, 0, width, height)
@@ -414,8 +425,8 @@ def render(scene: Scene) -> tuple[np.ndarray, Truth]:
                         layer.alpha[part], layer.depth[part])
         front_colour[window], front_alpha[window], front_depth[window] = merged
     radiance = front_colour + (1 - front_alpha[..., None]) * radiance
-    image = develop(radiance, scene.light, scene.effects)
-    return image, _truth(scene, things, layers, geometry)
+    radiance.setflags(write=False)
+    return radiance, _truth(scene, things, layers, geometry)
 
 
 def _visible(layer: Layer, map_: np.ndarray, layers: list[Layer], width: int, height: int) -> float:

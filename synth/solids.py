@@ -5,8 +5,7 @@ import math
 
 import numpy as np
 
-from synth.dice import DIE_MM, DieShape
-from synth.dice import srgb_to_linear
+from synth.dice import DieShape, srgb_to_linear
 from synth.geometry import Pose
 from synth.raymarch import Solid, Surface
 from synth.scene import Clutter, Die
@@ -353,8 +352,9 @@ def tray_walls(tray) -> list[WallSolid]:
     t, h = tray.wall_mm, tray.wall_height_mm
     base = Pose.at(tray.center[0], tray.center[1], 0, tray.yaw_deg)
     walls = []
-    for offset, yaw, length in (((0, (inner_y + t) / 2), 0, inner_x + 2 * t), ((0, -(inner_y + t) / 2), 0, inner_x + 2 * t),
-                                (((inner_x + t) / 2, 0), 90, inner_y), ((-(inner_x + t) / 2, 0), 90, inner_y)):
+    sides = [((0, side * (inner_y + t) / 2), 0, inner_x + 2 * t) for side in (1, -1)]
+    sides += [((side * (inner_x + t) / 2, 0), 90, inner_y) for side in (1, -1)]
+    for offset, yaw, length in sides:
         centre = base.to_world(np.array([[offset[0], offset[1], 0.0]]))[0]
         pose = Pose.at(centre[0], centre[1], 0, tray.yaw_deg + yaw)
         walls.append(WallSolid(pose, length, t, h, tray.rim))
@@ -372,5 +372,3 @@ def solid_for(thing) -> Solid | None:
     kind = SOLID_KINDS.get(thing.kind)
     return kind(thing) if kind else None
 
-
-__all__ = ["DieSolid", "solid_for", "DIE_MM"]
