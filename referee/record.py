@@ -80,7 +80,6 @@ class Record:
             players = variant.normalise(data.get("players"))
         except RuleError as error:
             raise _not_a_record(error.message) from None
-        seats = variant.seats(players)
         if ("turns" in data) == ("games" in data):
             raise _not_a_record("A record has either \"turns\" (one game) or \"games\" (a three-game match).")
         match = "games" in data
@@ -95,7 +94,7 @@ class Record:
                 turn_lists.append((f"game {number}, ", game["turns"]))
         else:
             turn_lists = [("", data["turns"])]
-        checked = tuple(tuple(_check_turns(where, turns, seats)) for where, turns in turn_lists)
+        checked = tuple(tuple(_check_turns(where, turns)) for where, turns in turn_lists)
         tags = data.get("tags", {})
         if not isinstance(tags, dict) or not all(isinstance(value, str) for value in tags.values()):
             raise _not_a_record("\"tags\" is an object of strings, such as {\"date\": \"2025-06-01\"}.")
@@ -175,7 +174,7 @@ def _check_mark(where: str, value: Any) -> None:
         raise _not_a_record(f"{where} names no colour: {value[0]!r} (the colours are red, yellow, green and blue).")
 
 
-def _check_turns(where: str, turns: Any, seats: tuple[str, ...]) -> list[dict[str, Any]]:
+def _check_turns(where: str, turns: Any) -> list[dict[str, Any]]:
     if not isinstance(turns, list):
         raise _not_a_record(f"{where}\"turns\" must be a list of turns, not {_kind(turns)}.".capitalize())
     for number, turn in enumerate(turns, 1):
