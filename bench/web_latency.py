@@ -100,7 +100,7 @@ def main() -> int:
             for page in pages.values():
                 page.close()
         browser.close()
-    server.close()
+    server.trigger.pull_trigger(server.close)  # closed from its own loop
 
     print(f"rolls measured: {len(latencies['phone'])} over {args.games} game(s)")
     for name, values in latencies.items():

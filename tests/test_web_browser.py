@@ -18,6 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_web_camera import settled
+from tests.web_helpers import ROLL, served, start_game
+from web.camera_loop import event_json
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -214,3 +218,53 @@ def test_a_three_player_game_with_typed_dice_survives_a_restart(browser, tmp_pat
     finally:
         server.stop()
         tv.close()
+
+
+# ----- single pages, on an app served in this process ---------------------------------------------------------
+
+@pytest.fixture
+def address(app):
+    with served(app) as url:
+        yield url
+
+
+def test_a_phone_played_by_keyboard_hears_the_referee(browser, app, host, table, address):
+    start_game(host)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    with screenshots_on_failure({"phone": page}, "keyboard"):
+        page.goto(address + "/")
+        page.focus("#join-1")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".sheet")
+        host.post("/api/dice", json=ROLL)  # white 2 + 4
+        page.wait_for_selector("#box-red-6.legal")
+        assert "Bob rolled" not in page.inner_text("#announcer")
+        assert "Ann rolled white 2 and 4, sum 6" in page.inner_text("#announcer")  # read out by screen readers
+        page.focus("#box-red-3")  # left of nothing, but not the white sum: the referee says why
+        page.keyboard.press("Enter")
+        assert page.inner_text("#alert") == "The white dice show 2 + 4 = 6, so this action can mark only a 6, not 3."
+        page.focus("#box-red-6")
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id") == "confirm"
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#change")
+        assert table.session.game.pending["Bob"].number == 6
+        assert "You marked red 6" in page.inner_text(".status")
+    context.close()
+
+
+def test_the_table_screen_outlines_and_names_each_die(browser, app, table, address):
+    table.camera_size(1280, 720)
+    table.camera_state("watching", "Watching the table.")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    with screenshots_on_failure({"table": page}, "camera-view"):
+        page.goto(address + "/table")
+        page.wait_for_selector("#camera-message >> text=Watching the table.")
+        table.camera_event(event_json(settled()))
+        page.wait_for_function("document.querySelectorAll('#overlay text').length === 6")
+        labels = page.eval_on_selector_all("#overlay text", "nodes => nodes.map(node => node.textContent)")
+        assert labels == ["White 2", "White 4", "Red 5", "Yellow 1", "Green 3", "Blue 6"]
+        assert page.inner_text("#white-sum") == "6"
+        assert page.eval_on_selector_all("#overlay polygon", "nodes => nodes.length") == 12  # dark ring under colour
+    page.close()

@@ -3,12 +3,10 @@ from __future__ import annotations
 
 import http.client
 import json
-import threading
 
 import pytest
-from waitress import create_server
 
-from tests.web_helpers import ROLL, start_game
+from tests.web_helpers import ROLL, served, start_game
 from web.live import Broadcaster, TooManyStreams
 
 
@@ -24,27 +22,18 @@ def read_event(response) -> dict:
                 return data
 
 
-@pytest.fixture
-def served(app):
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield server
-    app.extensions["qwixx"].live.close()
-    server.close()
-
-
-def test_events_stream_through_waitress_as_they_happen(app, host, table, served):
+def test_events_stream_through_waitress_as_they_happen(app, host, table):
     start_game(host)
-    connection = http.client.HTTPConnection("127.0.0.1", served.effective_port, timeout=10)
-    connection.request("GET", "/api/events")
-    response = connection.getresponse()
-    assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
-    first = read_event(response)
-    assert first["game"]["phase"] == "roll"
-    host.post("/api/dice", json=ROLL)  # while the stream stays open, the next state must arrive by itself
-    assert read_event(response)["game"]["white_sum"] == 6
-    connection.close()
+    with served(app) as address:
+        connection = http.client.HTTPConnection(address.split("//")[1], timeout=10)
+        connection.request("GET", "/api/events")
+        response = connection.getresponse()
+        assert response.status == 200 and response.getheader("Content-Type").startswith("text/event-stream")
+        first = read_event(response)
+        assert first["game"]["phase"] == "roll"
+        host.post("/api/dice", json=ROLL)  # while the stream stays open, the next state must arrive by itself
+        assert read_event(response)["game"]["white_sum"] == 6
+        connection.close()
 
 
 def test_a_page_that_fell_behind_gets_the_latest_state_not_a_backlog():

@@ -1,6 +1,11 @@
 """Helpers for the web app's tests; the fixtures are in conftest.py."""
 from __future__ import annotations
 
+import contextlib
+import threading
+
+from waitress import create_server
+
 PIN = "246810"
 ROLL = {"white": [2, 4], "red": 5, "yellow": 1, "green": 3, "blue": 6}  # white sum 6
 
@@ -24,3 +29,18 @@ def public_state(table) -> dict:
     state = table.state()
     state.pop("now")
     return state
+
+
+@contextlib.contextmanager
+def served(app):
+    """The app under waitress, as `serve` runs it, in a thread; yields its address."""
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        app.extensions["qwixx"].live.close()
+        # Closed from the server's own loop: closing its sockets from here would break the select it sits in.
+        server.trigger.pull_trigger(server.close)
+        thread.join(10)

@@ -47,9 +47,10 @@ class News:
     id: int
     text: str  # shown on screens and read by screen readers
     kind: str  # roll, decided, closed, penalty, turn, over, undo, roll-off, game
+    speech: str | None = None  # what the table screen says aloud, when shorter than the text
 
     def to_json(self) -> dict:
-        return {"id": self.id, "text": self.text, "kind": self.kind}
+        return {"id": self.id, "text": self.text, "kind": self.kind, "speech": self.speech or self.text}
 
 
 @dataclass
@@ -164,7 +165,7 @@ class Session:
             raise RuleError("bad-action", f"Unknown entry {kind!r}.")
         self.log.append(entry)
         base = len(self.log) * 10
-        made = [News(base + index, text, kind) for index, (kind, text) in enumerate(news)]
+        made = [News(base + index, text, kind, *speech) for index, (kind, text, *speech) in enumerate(news)]
         self.news = (self.news + made)[-NEWS_KEPT:]
         return made
 
@@ -194,9 +195,11 @@ class Session:
         before_penalties = {seat: game.score(seat).penalties for seat in self.seats}
         game.apply(action)
         if isinstance(action, Roll):
-            news.append(("roll", f"{self._rolling_name()} rolled {_dice_sentence(action)}."))
+            news.append(("roll", f"{self._rolling_name()} rolled {_dice_sentence(action)}.",
+                         f"{self._rolling_name()} rolled. White sum {action.white_sum}."))
         elif isinstance(action, Reroll):
-            news.append(("roll", f"Dice rolled again: {_dice_sentence(action.roll)}."))
+            news.append(("roll", f"Dice rolled again: {_dice_sentence(action.roll)}.",
+                         f"Dice rolled again. White sum {action.roll.white_sum}."))
         if before_phase is Phase.WHITE and game.phase is not Phase.WHITE:
             news.append(("decided", self._white_results()))
         elif before_phase is Phase.COLOUR:

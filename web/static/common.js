@@ -80,13 +80,14 @@ const Qwixx = (() => {
     },
   };
   const heard = [];  // what was announced and when (the latency benchmark reads it)
+  /* `speak`: false, or the words to say aloud (true: the text itself). */
   function announce(text, speak) {
     // Each announcement is a new line in the live region, so a repeated sentence is read again too.
     const region = $("#announcer");
     region.append(el("p", {}, text));
     while (region.childElementCount > 3) region.firstElementChild.remove();
     heard.push({ text, at: Date.now() });
-    if (speak) speech.say(text);
+    if (speak) speech.say(speak === true ? text : speak);
   }
 
   /* Which news items are new: nothing is announced for the state a page opens with, or after a restart. */

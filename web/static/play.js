@@ -45,8 +45,7 @@
       selected = null;
       await refreshMe();
     } catch (failure) {
-      toast(failure.message);
-      announce(failure.message, false);
+      toast(failure.message);  // an alert: screen readers read it at once
     } finally {
       busy = false;
       render();
@@ -127,8 +126,8 @@
     const pending = me.pending[String(seat)];
     const parts = [];
     if (me.seats.length > 1) {
-      parts.push(el("div", { class: "seat-tabs", role: "tablist", "aria-label": "Your sheets" }, me.seats.map((index) =>
-        el("button", { type: "button", role: "tab", "aria-selected": String(index === seat), id: `tab-${index}`,
+      parts.push(el("div", { class: "seat-tabs", role: "group", "aria-label": "Your sheets" }, me.seats.map((index) =>
+        el("button", { type: "button", "aria-pressed": String(index === seat), id: `tab-${index}`,
                        onclick: () => { chosenSeat = index; selected = null; render(); } },
           g.seats[index], g.waiting_for && g.waiting_for.includes(index) ? " •" : ""))));
     }
@@ -136,6 +135,7 @@
     parts.push(el("section", { class: "status", "aria-label": "What happens now" },
       el("p", { class: "prompt" }, myStatus(g, seat)),
       el("p", { class: "detail" }, g.prompt, " ", timer),
+      state.pending_roll ? el("p", { class: "detail", role: "alert" }, state.pending_roll.problems.join(" ")) : null,
       g.dice ? diceList(g.dice) : null,
       g.closed && g.closed.length ? closedBanners(g) : null));
     if (marks.length || pass) {
@@ -164,7 +164,7 @@
       return;
     }
     api("/api/why", { seat, colour, number })
-      .then((answer) => { toast(answer.message); announce(answer.message, false); })
+      .then((answer) => toast(answer.message))
       .catch((failure) => toast(failure.message));
   }
 

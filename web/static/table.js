@@ -27,7 +27,7 @@
     const news = freshNews(next);
     state = next;
     render();
-    news.forEach((item) => announce(item.text, toggle.checked));
+    news.forEach((item) => announce(item.text, toggle.checked && item.speech));
     announceFreeRoll();
   });
   Qwixx.onHost(() => state && renderHostTools());
