@@ -46,6 +46,7 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
         self.pin: str | None = None
+        self.output: list[str] = []  # everything the server printed
 
     def start(self) -> None:
         self.process = subprocess.Popen(
@@ -54,6 +55,7 @@ class Server:
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
         deadline = time.monotonic() + 60
         for line in self.process.stdout:
+            self.output.append(line)
             if "host PIN:" in line:
                 self.pin = line.split("host PIN:")[1].strip()
                 break
@@ -72,6 +74,10 @@ class Server:
         """As a power cut would: SIGKILL, no chance to tidy up."""
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(10)
+        self._finish_output()
+
+    def _finish_output(self) -> None:
+        self.output.append(self.process.stdout.read() or "")
         self.process.stdout.close()
 
     def stop(self) -> None:
@@ -81,7 +87,7 @@ class Server:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
-            self.process.stdout.close()
+            self._finish_output()
 
     def state(self) -> dict:
         with urllib.request.urlopen(f"{self.url}/api/state", timeout=5) as response:
@@ -215,6 +221,9 @@ def test_a_three_player_game_with_typed_dice_survives_a_restart(browser, tmp_pat
             table.wait_for_selector("#over >> text=Game over")
             assert all(name in table.inner_text("#scores") for name in PLAYERS)
             assert winners and all(winner in game["over"]["text"] for winner in winners)
+        server.stop()
+        tokens = [cookie["value"] for page in phones + [table] for cookie in page.context.cookies()]
+        assert len(tokens) == 4 and not any(token in "".join(server.output) for token in tokens)  # never logged
     finally:
         server.stop()
         tv.close()
