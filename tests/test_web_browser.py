@@ -252,6 +252,7 @@ def test_a_phone_played_by_keyboard_hears_the_referee(browser, app, host, table,
         assert "Ann rolled white 2 and 4, sum 6" in page.inner_text("#announcer")  # read out by screen readers
         page.focus("#box-red-3")  # left of nothing, but not the white sum: the referee says why
         page.keyboard.press("Enter")
+        page.wait_for_selector("#alert:not([hidden])")
         assert page.inner_text("#alert") == "The white dice show 2 + 4 = 6, so this action can mark only a 6, not 3."
         page.focus("#box-red-6")
         page.keyboard.press("Enter")
