@@ -378,8 +378,11 @@ def _light_and_truth(scene: Scene) -> tuple[np.ndarray, Truth]:
             limit = (-3 * int(size), -3 * int(size), width + 3 * int(size), height + 3 * int(size))
         else:
             kind = getattr(things[index], "kind", "wall")
-            # Small things get supersampled; a hand, large and soft-edged, is traced on every other pixel.
+            # Thin things get supersampled while they are small in the frame; a hand, large and soft-edged, is
+            # traced on every other pixel.
             density = {"coin": 2, "pen": 2, "pencil": 2, "hand": 0.5}.get(kind, 1)
+            if density > 1 and camera.pixels_per_mm_at(solid.pose.position) > 2:
+                density = 1
             limit = frame
         pad = int(math.ceil(abs(shift[0]) / 2 + abs(shift[1]) / 2)) + 2
         box = _screen_box(camera, _bounds_points(solid), pad)

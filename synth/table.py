@@ -181,50 +181,70 @@ def _cloth(grid: TextureGrid, table: Table, rng) -> np.ndarray:
 
 
 def _paper(grid: TextureGrid, table: Table, rng) -> np.ndarray:
-    """Paper: faint grain, and creases that catch the light."""
+    """Large sheets of paper: faint grain, slow unevenness, and a few folds, each a thin dark line with one side
+    a little brighter than the other."""
     base = _pick(table, rng)
     tone = _fibrous_tone(grid, rng, 0.02, 0.01)
-    height = fractal_noise(grid.shape, max(2.0, 50 / grid.mm), rng, octaves=3)
-    slope = cv2.Sobel(height, cv2.CV_32F, 1, 0, ksize=3) + 0.5 * cv2.Sobel(height, cv2.CV_32F, 0, 1, ksize=3)
-    return _plain(base, tone * np.clip(1 + slope * np.float32(2.0 * grid.mm), 0.85, 1.1))
+    tone += smooth_noise(grid.shape, (max(2.0, 150 / grid.mm),) * 2, rng) * np.float32(0.015)
+    x, y = grid.coordinates()
+    for _ in range(int(rng.integers(0, 4))):
+        angle = rng.uniform(0, np.pi)
+        across = (x - rng.uniform(grid.x0, grid.x0 + grid.cols * grid.mm)) * np.float32(math.cos(angle)) + \
+            (y - rng.uniform(grid.y0, grid.y0 + grid.rows * grid.mm)) * np.float32(math.sin(angle))
+        side = np.float32(rng.uniform(-0.04, 0.04))
+        tone += np.where(across > 0, side, -side) - np.float32(0.08) * np.exp(-(across / np.float32(0.6)) ** 2)
+    return _plain(base, tone)
+
+
+PATTERN_COLOURS = [(200, 40, 40), (240, 240, 235), (40, 70, 150), (235, 200, 60), (40, 120, 60), (90, 60, 120),
+                   (230, 130, 60), (30, 30, 30), (225, 215, 190), (170, 200, 225)]
 
 
 def _patterned(grid: TextureGrid, table: Table, rng) -> np.ndarray:
+    """Table cloths: gingham, stripes, polka dots (dots much like pips: a hard case), or a printed pattern of
+    small motifs on a plain ground."""
     x, y = grid.coordinates()
-    palette = [
-        srgb_to_linear(c)
-        for c in [(200, 40, 40), (240, 240, 235), (40, 70, 150), (235, 200, 60), (40, 120, 60), (90, 60, 120),
-                  (230, 130, 60), (30, 30, 30)]
-    ]
-    picks = rng.choice(len(palette), size=3, replace=False)
-    a, b, c = (np.array(palette[i], np.float32) for i in picks)
-    style = rng.integers(4)
+    picks = rng.choice(len(PATTERN_COLOURS), size=3, replace=False)
+    a, b, c = (np.array(srgb_to_linear(PATTERN_COLOURS[i]), np.float32) for i in picks)
+    style = int(rng.integers(4))
     angle = rng.uniform(0, np.pi)
-    u = x * math.cos(angle) + y * math.sin(angle)
-    v = -x * math.sin(angle) + y * math.cos(angle)
-    period = rng.uniform(12, 40)
+    u = x * np.float32(math.cos(angle)) + y * np.float32(math.sin(angle))
+    v = y * np.float32(math.cos(angle)) - x * np.float32(math.sin(angle))
+    period = np.float32(rng.uniform(12, 40))
     if style == 0:  # gingham: two crossing stripe sets mix into three tones
-        su = ((u // (period / 2)) % 2).astype(np.float32)
-        sv = ((v // (period / 2)) % 2).astype(np.float32)
-        amount = ((su + sv) / 2)[..., None]
-        albedo = b * (1 - amount) + a * amount
-    elif style == 1:  # stripes
-        s = (u % period) / period
-        albedo = np.where((s < 0.3)[..., None], a, np.where((s < 0.4)[..., None], c, b))
+        amount = (((u // (period / 2)) % 2) + ((v // (period / 2)) % 2)) / 2
+    elif style == 1:  # stripes, two wide and one narrow
+        phase = (u % period) / period
+        amount = np.where(phase < 0.3, 1.0, np.where(phase < 0.4, 0.5, 0.0))
     elif style == 2:  # polka dots
-        du = (u % period) - period / 2
-        dv = (v % period) - period / 2
-        dot = (du * du + dv * dv < (period * 0.25) ** 2)[..., None]
-        albedo = np.where(dot, a, b)
-    else:  # printed blotches (flowers, a game board's art)
-        field_a = fractal_noise(grid.shape, max(2.0, period / grid.mm), rng, octaves=3)
-        field_b = fractal_noise(grid.shape, max(2.0, period / grid.mm), rng, octaves=3)
-        albedo = np.where((field_a > 0.5)[..., None], a, np.where((field_b > 0.6)[..., None], c, b))
-    albedo = np.broadcast_to(albedo, grid.shape + (3,)).astype(np.float32)
-    blur = 0.3 / grid.mm
-    if blur > 0.3:
-        albedo = cv2.GaussianBlur(albedo, (0, 0), blur)
-    return albedo * (1 + 0.04 * smooth_noise(grid.shape, (max(1.0, 0.6 / grid.mm),) * 2, rng))[..., None]
+        du, dv = (u % period) - period / 2, (v % period) - period / 2
+        amount = (du * du + dv * dv < (period * 0.25) ** 2).astype(np.float32)
+    else:
+        return _motifs(grid, rng, a, b, c, float(period))
+    amount = np.broadcast_to(amount, grid.shape).astype(np.float32)
+    # Three tones from one field: b (0), c (0.5), a (1).
+    low, high = np.clip(amount * 2, 0, 1), np.clip(amount * 2 - 1, 0, 1)
+    albedo = cv2.merge([(b[k] + (c[k] - b[k]) * low) * (1 - high) + a[k] * high for k in range(3)])
+    if 0.3 / grid.mm > 0.3:  # printed edges are not razor sharp
+        albedo = cv2.GaussianBlur(albedo, (0, 0), 0.3 / grid.mm)
+    return albedo * (1 + 0.04 * _grain(grid.shape, rng))[..., None]
+
+
+def _motifs(grid: TextureGrid, rng, a, b, c, period: float) -> np.ndarray:
+    """Small flowers or leaves printed in two colours, softened towards the ground colour, scattered on it."""
+    to_srgb = lambda linear: tuple(int(v) for v in np.clip(np.asarray(linear) ** (1 / 2.2) * 255, 0, 255))  # noqa
+    ground = to_srgb(b)
+    canvas = np.empty(grid.shape + (3,), np.uint8)
+    canvas[:] = ground
+    count = int(grid.rows * grid.cols * grid.mm ** 2 / period ** 2 * 0.8)
+    for _ in range(count):
+        centre = (int(rng.uniform(0, grid.cols)), int(rng.uniform(0, grid.rows)))
+        ink = np.array(a if rng.random() < 0.6 else c)
+        ink = to_srgb(ink * 0.7 + np.asarray(b) * 0.3)
+        size = rng.uniform(0.15, 0.4) * period / grid.mm
+        axes = (max(1, int(size)), max(1, int(size * rng.uniform(0.3, 1.0))))
+        cv2.ellipse(canvas, centre, axes, rng.uniform(0, 180), 0, 360, ink, -1, cv2.LINE_AA)
+    return SRGB_TO_LINEAR[canvas] * (1 + 0.04 * _grain(grid.shape, rng))[..., None]
 
 
 def table_albedo_texture(table: Table, grid: TextureGrid) -> np.ndarray:
