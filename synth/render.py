@@ -21,7 +21,7 @@ from synth.raymarch import HIT_MM, Room, Solid, Surface, ambient_occlusion, lamp
 from synth.scene import COCKED_TILT_DEG, Scene
 from synth.sensor import develop, line_kernel
 from synth.solids import solid_for, tray_walls
-from synth.table import pad_corners, table_albedo, table_gloss
+from synth.table import pad_corners, table_albedo, table_gloss, tray_floor_corners
 from synth.truth import (BLUR_DEFOCUS_SHARE, BLUR_MOTION_SHARE, SMALL_DIE_PX, TOP_FACE_VISIBLE, ClutterTruth,
                          DieTruth, Truth)
 
@@ -260,7 +260,7 @@ def _inside_outline(outline: np.ndarray, box, density: float, shape, grow: int) 
     return mask.ravel() > 0
 
 
-def _table_radiance(albedo: np.ndarray, scene: Scene, solids: list[Solid], shifts: list[tuple[float, float]],
+def _table_radiance(albedo: tuple[np.ndarray, ...], scene: Scene, solids: list[Solid], shifts: list[tuple[float, float]],
                     room: Room) -> np.ndarray:
     """The lit table: lamp and room light, the sheen of a glossy top, and the shadows and contact darkening of
     every solid (a moving solid's shadow smeared along its path)."""
@@ -321,7 +321,7 @@ def _table_radiance(albedo: np.ndarray, scene: Scene, solids: list[Solid], shift
     lamp = cv2.multiply(irradiance, shadow)
     gloss_light = cv2.multiply(specular, shadow)
     channels = []
-    for c, albedo_c in enumerate(cv2.split(albedo)):
+    for c, albedo_c in enumerate(albedo):
         light_c = cv2.addWeighted(lamp, float(light.colour[c]), occlusion,
                                   float(light.ambient_colour[c] * light.ambient), 0)
         channels.append(cv2.scaleAdd(gloss_light, float(light.colour[c]), cv2.multiply(albedo_c, light_c)))
@@ -360,7 +360,7 @@ def _light_and_truth(scene: Scene) -> tuple[np.ndarray, Truth]:
     shifts = [g.blur for g in geometry] + [_motion_px(c.pose.position, c.velocity, camera, exposure_s)
                                            for c in scene.clutter] + [(0.0, 0.0)] * len(walls)
     casters = [s for s in solids if s is not None]
-    room = Room(scene.light, camera.position, albedo[::16, ::16].reshape(-1, 3).mean(axis=0))
+    room = Room(scene.light, camera.position, np.array([float(plane[::16, ::16].mean()) for plane in albedo]))
     radiance = _table_radiance(albedo, scene, casters, [shift for shift, s in zip(shifts, solids) if s is not None],
                                room)
 
@@ -511,4 +511,8 @@ def _truth(scene: Scene, things, layers: list[Layer], geometry: list[DieGeometry
                              int(ys.max()) + layer.y0 + 1), (0, 0, width, height))
         if box is not None:
             clutter.append(ClutterTruth(thing.kind, box))
-    return Truth(tuple(dice), tuple(clutter), width, height)
+    tray = None
+    if scene.table.tray is not None:
+        floor = camera.project(np.column_stack([tray_floor_corners(scene.table.tray), np.zeros(4)]))
+        tray = tuple((float(x), float(y)) for x, y in floor)
+    return Truth(tuple(dice), tuple(clutter), width, height, tray)

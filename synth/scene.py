@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -112,6 +113,7 @@ class Table:
             raise ValueError(f"unknown table kind {self.kind!r}; expected one of {TABLE_KINDS}")
 
 
+@lru_cache(maxsize=256)
 def colour_temperature_rgb(kelvin: float) -> tuple[float, float, float]:
     """Linear RGB of a black body at `kelvin`, scaled to unit luminance (approximation by Tanner Helland's
     fit to the CIE tables, converted to linear)."""

@@ -92,10 +92,9 @@ def auto_exposure(radiance: np.ndarray, gains: np.ndarray, metering: str) -> flo
     """The exposure the Pi's AGC settles on: the centre-weighted mean luminance at Y_TARGET, raised until the
     brightest 2% reach at least HIGHLIGHT_LOWER ("normal" metering), and for "highlight" metering also held
     down until they are at most HIGHLIGHT_UPPER (libcamera's imx708.json "rpi.agc" targets)."""
-    small = (cv2.resize(radiance, (64, 36), interpolation=cv2.INTER_AREA) * gains) @ LUMA
-    weights = vignette(64, 36, 0.8)
-    exposure = Y_TARGET / max(float((small * weights).sum() / weights.sum()), 1e-6)
     fine = (cv2.resize(radiance, (256, 144), interpolation=cv2.INTER_AREA) * gains) @ LUMA
+    weights = vignette(256, 144, 0.8)
+    exposure = Y_TARGET / max(float((fine * weights).sum() / weights.sum()), 1e-6)
     top = np.sort(fine.ravel())[int(fine.size * 0.98):]
     brightest = max(float(top.mean()), 1e-6)
     exposure = max(exposure, HIGHLIGHT_LOWER / brightest)
@@ -108,8 +107,8 @@ NOISE_BANK = (1024, 1536)
 NOISE_TILE = (768, 1152)
 
 
-@lru_cache(maxsize=1)
-def _noise_bank() -> np.ndarray:
+@lru_cache(maxsize=2)
+def _noise_bank(channels: int) -> np.ndarray:
     """A fixed field of sensor grain: unit Gaussian noise as demosaicing leaves it, spread a little over
     neighbouring pixels and mixed between channels. Frames take pieces of it at random offsets and flips:
     drawing fresh normals for every pixel of every frame would cost more than the rest of the rendering."""
@@ -119,13 +118,15 @@ def _noise_bank() -> np.ndarray:
     # The ISP's colour denoiser removes most of the noise's colour: what is left is mostly brightness.
     brightness = grain.mean(axis=2, keepdims=True)
     grain = grain * 0.4 + brightness / brightness.std() * grain.std() * 0.9
-    return grain / grain.std()
+    grain /= grain.std()
+    return grain if channels == 3 else np.ascontiguousarray(grain[..., 0])
 
 
-def grain(height: int, width: int, rng: np.random.Generator) -> np.ndarray:
-    """Unit sensor grain (height, width, 3) cut from the fixed noise field at offsets drawn from rng."""
-    bank = _noise_bank()
-    out = np.empty((height, width, 3), np.float32)
+def grain(height: int, width: int, rng: np.random.Generator, channels: int = 3) -> np.ndarray:
+    """Unit sensor grain (height, width, channels) cut from the fixed noise field at offsets drawn from rng;
+    (height, width) for one channel."""
+    bank = _noise_bank(channels)
+    out = np.empty((height, width) + bank.shape[2:], np.float32)
     for y in range(0, height, NOISE_TILE[0]):
         for x in range(0, width, NOISE_TILE[1]):
             h, w = min(NOISE_TILE[0], height - y), min(NOISE_TILE[1], width - x)

@@ -164,7 +164,7 @@ def _plain(base: np.ndarray, tone: np.ndarray) -> np.ndarray:
 def _grain(shape, rng) -> np.ndarray:
     """Unit noise at the texel scale, cut from the sensor's fixed noise field (drawing fresh normals for a
     million texels costs more than the rest of the table)."""
-    return sensor_grain(shape[0], shape[1], rng)[..., 0]
+    return sensor_grain(shape[0], shape[1], rng, channels=1)
 
 
 def _cloth(grid: TextureGrid, table: Table, rng) -> np.ndarray:
@@ -336,9 +336,9 @@ def _draw_tray_floor(albedo: np.ndarray, grid: TextureGrid, table: Table) -> Non
 
 
 @lru_cache(maxsize=4)
-def table_albedo(table: Table, camera: Camera, flat_clutter: tuple[Clutter, ...]) -> np.ndarray:
-    """The table's albedo (linear RGB) as the camera sees it, (height, width, 3). Cached: a sequence of frames
-    with the same camera and table draws it once."""
+def table_albedo(table: Table, camera: Camera, flat_clutter: tuple[Clutter, ...]) -> tuple[np.ndarray, ...]:
+    """The table's albedo (linear RGB) as the camera sees it: three (height, width) planes, R, G, B. Cached: a
+    sequence of frames with the same camera and table draws it once."""
     grid = TextureGrid(camera)
     albedo = table_albedo_texture(table, grid)
     if table.tray is not None:
@@ -352,5 +352,7 @@ def table_albedo(table: Table, camera: Camera, flat_clutter: tuple[Clutter, ...]
     matrix = shift_out @ homography @ shift_in
     image = cv2.warpPerspective(albedo, matrix, (camera.width, camera.height), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
-    image.setflags(write=False)
-    return image
+    planes = tuple(cv2.split(image))
+    for plane in planes:
+        plane.setflags(write=False)
+    return planes

@@ -62,6 +62,7 @@ class Truth:
     clutter: tuple[ClutterTruth, ...]  # what of the scene's clutter shows in the frame
     width: int
     height: int
+    tray: tuple[tuple[float, float], ...] | None = None  # the tray floor's corners, pixels, when there is a tray
 
     def in_frame(self) -> tuple[DieTruth, ...]:
         """The dice that show at all."""
@@ -76,4 +77,5 @@ class Truth:
             "height": self.height,
             "dice": [d.to_json() for d in self.in_frame()],
             "clutter": [c.to_json() for c in self.clutter],
+            "tray": None if self.tray is None else [[round(x, 1), round(y, 1)] for x, y in self.tray],
         }

@@ -223,7 +223,8 @@ CONDITION_CHECKS = {
     "oblique": lambda scene, truth: scene.camera.tilt_deg == 30,
     "small": lambda scene, truth: all(d.size_px < 18 for d in truth.in_frame()),
     "other-dice": lambda scene, truth: any(d.colour in ("black", "other") for d in truth.dice),
-    "tray": lambda scene, truth: scene.table.tray is not None,
+    "tray": lambda scene, truth: scene.table.tray is not None and all(
+        cv2.pointPolygonTest(np.float32(truth.tray), d.center, False) > 0 for d in truth.in_frame()),
     "dim": lambda scene, truth: scene.light.level < 0.2,
 }
 
