@@ -22,7 +22,7 @@ from camera.sources import (
 )
 
 DEMO_DIR = Path(__file__).resolve().parent / "demo"
-DEMO_VIDEO = DEMO_DIR / "demo.webm"
+DEMO_VIDEO = DEMO_DIR / "demo.mp4"
 DEMO_TRUTH = DEMO_DIR / "demo.json"
 
 SOURCE_HELP = "picamera, a webcam index (0, 1, ...), a video file, a folder of images, or demo"

@@ -1,0 +1,329 @@
+"""Rolls as films: dice thrown onto the table, tumbling in and settling, hands reaching in, with the truth.
+
+A `Film` is a timeline of scenes at a frame rate, built step by step (`hold`, `throw`, `pick_up`,
+`hand_over`), and the rolls a tracker should report (`RollTruth`). Rendering is separate:
+`frames(film, render)` renders each distinct scene once and holds it for as many frames as the film
+says, optionally with fresh sensor noise in each frame as a camera would give. `score` compares a
+tracker's events with the truth; `perfect_readings` is what a perfect reader would say of a scene.
+
+The motion is made up, not simulated: each die flies in from one side along a decelerating path,
+bouncing lower and lower and spinning about a random axis, and its spin runs out exactly at its
+resting pose. Good enough to look like a throw at 15-30 frames per second, and the truth is exact.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterator
+
+import numpy as np
+
+from synth.dice import DIE_MM
+from synth.generate import lean_against
+from synth.geometry import Pose, quat_from_axis_angle, quat_mul
+from synth.scene import Clutter, Die, Scene
+
+QWIXX_SIX = ("white", "white", "red", "yellow", "green", "blue")
+
+
+@dataclass(frozen=True)
+class RollTruth:
+    """What the tracker should report for one physical roll (and its re-rolls of single dice)."""
+
+    last_motion: float  # seconds: the first frame with every die at rest
+    dice: tuple[tuple[str, int | None], ...]  # (colour, value) of each die in play; None: cocked
+    event: str  # "roll-settled", or "problem" when a die rests cocked
+
+    @property
+    def white(self) -> tuple[int, int]:
+        return tuple(sorted(v for c, v in self.dice if c == "white"))
+
+    @property
+    def colours(self) -> dict[str, int]:
+        return {c: v for c, v in self.dice if c != "white" and v is not None}
+
+    @property
+    def colours_in_play(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c for c, _ in self.dice if c != "white"))
+
+    def to_json(self) -> dict:
+        return {"last_motion": round(self.last_motion, 3), "event": self.event,
+                "dice": [[c, v] for c, v in self.dice]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "RollTruth":
+        return cls(float(data["last_motion"]), tuple((c, v) for c, v in data["dice"]), data["event"])
+
+
+@dataclass
+class Film:
+    base: Scene  # camera, light, table, effects; its dice and clutter are replaced
+    fps: float = 15.0
+    seed: int = 0
+    shots: list[tuple[float, Scene]] = field(default_factory=list)  # (time, scene) of every frame
+    rolls: list[RollTruth] = field(default_factory=list)
+    on_table: tuple[Die, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.rng = np.random.default_rng(self.seed)
+
+    @property
+    def t(self) -> float:
+        return len(self.shots) / self.fps
+
+    def _shoot(self, dice, clutter=()) -> None:
+        self.shots.append((self.t, replace(self.base, dice=tuple(dice), clutter=tuple(clutter))))
+
+    def hold(self, seconds: float) -> None:
+        """Nothing moves."""
+        still = replace(self.base, dice=tuple(self.on_table), clutter=())
+        for _ in range(round(seconds * self.fps)):
+            self.shots.append((self.t, still))
+
+    def resting_dice(self, values, colours=QWIXX_SIX, area=(-110, -70, 110, 70), apart=1.9) -> list[Die]:
+        """Dice lying flat at random places in `area` (x0, y0, x1, y1 mm), at least `apart` dice apart."""
+        placed: list[Die] = []
+        for colour, value in zip(colours, values):
+            for _ in range(500):
+                x, y = self.rng.uniform(area[0], area[2]), self.rng.uniform(area[1], area[3])
+                if all(math.dist((x, y), d.pose.position[:2]) > apart * DIE_MM for d in placed):
+                    break
+            placed.append(Die.resting(colour, x, y, int(value), float(self.rng.uniform(0, 90)), seed=len(placed)))
+        return placed
+
+    def throw(self, landing: list[Die], from_side: str = "left") -> RollTruth:
+        """The `landing` dice fly in and come to rest where they are given; dice already on the table
+        that are not thrown stay put. Records and returns the roll's truth."""
+        starts, durations, spins = [], [], []
+        direction = {"left": (-1, 0), "right": (1, 0), "near": (0, -1), "far": (0, 1)}[from_side]
+        for die in landing:
+            distance = self.rng.uniform(160, 260)
+            x, y, _ = die.pose.position
+            starts.append((x + direction[0] * distance + self.rng.uniform(-30, 30),
+                           y + direction[1] * distance + self.rng.uniform(-30, 30), 45.0))
+            durations.append(self.rng.uniform(0.7, 1.3))
+            axis = self.rng.normal(size=3)
+            spins.append((axis / np.linalg.norm(axis), self.rng.uniform(540, 1080)))
+        thrown_ids = {id(d) for d in landing}
+        staying = [d for d in self.on_table if id(d) not in thrown_ids]
+        steps = math.ceil(max(durations) * self.fps)
+        for step in range(1, steps + 1):
+            moving = [
+                _in_flight(die, start, min(1.0, step / (duration * self.fps)), spin, 1 / (duration * self.fps), self.fps)
+                for die, start, duration, spin in zip(landing, starts, durations, spins)
+            ]
+            self._shoot(staying + moving)
+        self.on_table = tuple(staying + list(landing))
+        truth = RollTruth(
+            last_motion=self.t - 1 / self.fps,
+            dice=tuple((d.colour, d.value) for d in self.on_table),
+            event="problem" if any(d.value is None for d in self.on_table) else "roll-settled",
+        )
+        self.rolls.append(truth)
+        return truth
+
+    def hand_over(self, seconds: float = 1.0, from_side: str = "near", take: tuple[Die, ...] = ()) -> None:
+        """A hand reaches in over the tray and back out; dice in `take` are gone when it leaves.
+
+        The hand moves at half the frame rate (each pose shown twice): a hand is by far the dearest
+        thing to render, and a camera blurs it anyway."""
+        yaw = {"near": 90.0, "far": -90.0, "left": 0.0, "right": 180.0}[from_side]
+        reach = np.array([math.cos(math.radians(yaw)), math.sin(math.radians(yaw))])
+        target = np.mean([d.pose.position[:2] for d in take], axis=0) if take else self.rng.uniform(-60, 60, 2)
+        poses = max(2, round(seconds * self.fps / 2))
+        look = int(self.rng.integers(1 << 16))
+        remaining = list(self.on_table)
+        previous = None
+        for step in range(poses + 1):
+            phase = step / poses
+            out = 1 - math.sin(math.pi * phase)  # 1 outside the frame, 0 at the target
+            palm = target - reach * out * 420
+            velocity = (0.0, 0.0, 0.0) if previous is None else (*((palm - previous) * self.fps / 2), 0.0)
+            previous = palm
+            fingers = palm + reach * 60
+            taken = {id(d) for d in take if phase >= 0.5 or math.dist(d.pose.position[:2], fingers) < 70}
+            remaining = [d for d in remaining if id(d) not in taken]
+            hand = Clutter("hand", Pose.at(palm[0], palm[1], 70.0 - 40 * (1 - out), yaw), velocity=velocity, seed=look)
+            scene = replace(self.base, dice=tuple(remaining), clutter=(hand,))
+            for _ in range(2):
+                self.shots.append((self.t, scene))
+        self.on_table = tuple(remaining)
+
+    def pick_up(self, seconds: float = 0.8) -> None:
+        """The roller gathers every die off the table."""
+        self.hand_over(seconds, from_side=str(self.rng.choice(["near", "left", "right"])), take=self.on_table)
+
+    def cocked_against(self, die: Die, colour: str, tilt_deg: float = 28.0, seed: int = 0) -> Die:
+        """A die of `colour` resting tilted against `die`'s side (its top leaning away from it)."""
+        x, y, _ = die.pose.position
+        # Which face is up hardly matters: a cocked die has no value.
+        return lean_against(Die.resting(colour, x + 1.3 * DIE_MM, y, 1, seed=seed), die, tilt_deg)
+
+
+def _in_flight(die: Die, start, progress: float, spin, step: float, fps: float) -> Die:
+    """`die` on its way from `start` to its resting pose, `progress` 0..1 of its flight."""
+    def place(p: float):
+        eased = 1 - (1 - p) ** 3
+        end = np.array(die.pose.position)
+        position = np.array(start) + (end - np.array(start)) * eased
+        position[2] = end[2] + 30 * abs(math.sin(math.pi * 2.5 * p)) * (1 - p) ** 2
+        return position, eased
+
+    if progress >= 1:
+        return die
+    position, eased = place(progress)
+    before, _ = place(max(0.0, progress - step))
+    axis, total = spin
+    rotation = quat_mul(quat_from_axis_angle(axis, total * (1 - eased)), die.pose.rotation)
+    velocity = tuple(float(v) for v in (position - before) * fps)
+    return replace(die, pose=Pose(tuple(float(v) for v in position), rotation), velocity=velocity)
+
+
+def frames(film: Film, render: Callable[[Scene], np.ndarray], noise: float = 1.5) -> Iterator[tuple[float, np.ndarray]]:
+    """(t, BGR frame) for every frame of the film: each distinct scene rendered once, then given fresh
+    sensor noise (standard deviation `noise` grey levels) in each frame it is held for."""
+    rng = np.random.default_rng(film.seed + 1)
+    last_scene, last_image = None, None
+    for t, scene in film.shots:
+        if scene is not last_scene and scene != last_scene:
+            last_scene, last_image = scene, render(scene)
+        if noise > 0:
+            grain = rng.normal(0, noise, last_image.shape)
+            yield t, np.clip(last_image + grain, 0, 255).astype(np.uint8)
+        else:
+            yield t, last_image
+
+
+@dataclass
+class Score:
+    rolls: int = 0  # rolls in the truth
+    correct: int = 0  # reported once, on time, with the right event and values
+    wrong: int = 0  # reported with other values or the wrong event
+    missed: int = 0
+    extra: int = 0  # settled or problem events that match no roll
+    latencies: list[float] = field(default_factory=list)  # seconds from last motion to the event
+
+    def __str__(self) -> str:
+        latency = f"median {np.median(self.latencies):.2f} s, max {max(self.latencies):.2f} s" if self.latencies else "none"
+        return (f"{self.correct}/{self.rolls} rolls correct, {self.wrong} wrong, {self.missed} missed, "
+                f"{self.extra} extra; last motion to event: {latency}")
+
+
+def score(events, rolls: list[RollTruth], window: float = 2.0) -> Score:
+    """Compare a tracker's events with a film's truth. Each roll must be answered by exactly one
+    settled or problem event within `window` seconds after its last motion."""
+    result = Score(rolls=len(rolls))
+    answers = [e for e in events if e.event in ("roll-settled", "problem")]
+    used = set()
+    for truth in rolls:
+        matching = [i for i, e in enumerate(answers)
+                    if i not in used and truth.last_motion - 0.05 <= e.t <= truth.last_motion + window]
+        if not matching:
+            result.missed += 1
+            continue
+        index = matching[0]
+        used.add(index)
+        event = answers[index]
+        result.latencies.append(event.t - truth.last_motion)
+        right = event.event == truth.event and (
+            (event.white == truth.white and event.colours == truth.colours)
+            if truth.event == "roll-settled"
+            else {p.colour for p in event.problems if p.kind == "cocked"} == {c for c, v in truth.dice if v is None}
+        )
+        result.correct += right
+        result.wrong += not right
+    result.extra = len(answers) - len(used)
+    return result
+
+
+def varied_film(seed: int, width: int = 960, height: int = 540, fps: float = 15.0) -> Film:
+    """A film for tests and benchmarks: a table, light and camera drawn from `seed`; three throws
+    (the second with the same values as the first), a hand passing over still dice, a cocked die
+    and its re-roll."""
+    from synth.geometry import Camera
+    from synth.scene import Effects, Light, Table, Tray
+
+    rng = np.random.default_rng([seed, 4])
+    kind = str(rng.choice(["wood", "felt", "cloth", "dark", "white", "paper"]))
+    tray = Tray(size_mm=(320.0, 230.0)) if rng.random() < 0.5 else None
+    base = Scene(
+        camera=Camera(width, height, height_mm=Camera.height_for_die_px(float(rng.uniform(22, 30)), width, height),
+                      tilt_deg=float(rng.uniform(0, 12)), azimuth_deg=float(rng.uniform(0, 360))),
+        light=Light(kelvin=float(rng.uniform(3200, 6000)), size_mm=float(rng.uniform(40, 200)),
+                    ambient=float(rng.uniform(0.3, 0.6))),
+        table=Table(kind, seed=seed, tray=tray),
+        effects=Effects(seed=seed),
+    )
+    film = Film(base, fps=fps, seed=seed)
+    film.hold(1.0)
+    values = [int(v) for v in rng.integers(1, 7, 6)]
+    film.throw(film.resting_dice(values), from_side="left")
+    film.hold(1.5)
+    film.pick_up()
+    film.hold(0.3)
+    film.throw(film.resting_dice(values), from_side="near")  # the same values again: still a new roll
+    film.hold(1.2)
+    film.hand_over(0.8, from_side="right")
+    film.hold(1.2)
+    film.pick_up()
+    landing = film.resting_dice([int(v) for v in rng.integers(1, 7, 6)], apart=2.6)
+    red = next(d for d in landing if d.colour == "red")
+    landing = [film.cocked_against(red, "yellow", seed=9) if d.colour == "yellow" else d for d in landing]
+    film.throw(landing, from_side="right")
+    film.hold(1.5)
+    cocked = next(d for d in film.on_table if d.colour == "yellow")
+    film.hand_over(0.8, from_side="near", take=(cocked,))
+    film.throw(film.resting_dice([int(rng.integers(1, 7))], ["yellow"], area=(-90, -60, 90, 60)), from_side="near")
+    film.hold(1.2)
+    return film
+
+
+def track(tracker, frames, truth: list[RollTruth]) -> tuple[list, list[float]]:
+    """Feed `frames` ((t, image) pairs) to a roll tracker, telling it the colours in play shortly
+    before each roll as the game does when a colour closes. Returns the events and the seconds the
+    tracker spent on each frame."""
+    import time
+
+    events, spent = [], []
+    rolls = iter(truth)
+    upcoming = next(rolls, None)
+    for t, image in frames:
+        if upcoming is not None and t >= upcoming.last_motion - 2.0:
+            tracker.colours_in_play = upcoming.colours_in_play
+            upcoming = next(rolls, None)
+        started = time.perf_counter()
+        events += tracker.feed(t, image)
+        spent.append(time.perf_counter() - started)
+    return events, spent
+
+
+def load_truth(path) -> list[RollTruth]:
+    import json
+    from pathlib import Path
+
+    return [RollTruth.from_json(r) for r in json.loads(Path(path).read_text())["rolls"]]
+
+
+def perfect_readings(scene: Scene) -> list:
+    """What a perfect reader would say of `scene`'s frame, found from the scene alone (no rendering):
+    each die's colour, value (None and `cocked` when tilted, `blurred` while it moves) and place.
+    Dice under a hand are not seen."""
+    from vision.readings import DieReading
+
+    camera = scene.camera
+    hands = [c for c in scene.clutter if c.kind == "hand"]
+    readings = []
+    for die in scene.dice:
+        x, y, z = die.pose.position
+        if any(math.dist((x, y), hand.pose.position[:2]) < 110 for hand in hands):
+            continue
+        center = camera.project(np.array([x, y, z + DIE_MM / 2]))
+        half = camera.pixels_per_mm_at((x, y, z)) * DIE_MM / 2
+        if not (half <= center[0] <= camera.width - half and half <= center[1] <= camera.height - half):
+            continue
+        corners = tuple((float(center[0] + dx * half), float(center[1] + dy * half))
+                        for dx, dy in ((-1, -1), (1, -1), (1, 1), (-1, 1)))
+        problem = "blurred" if die.moving else ("cocked" if die.value is None else None)
+        readings.append(DieReading(die.colour, None if problem else die.value, 1.0,
+                                   (float(center[0]), float(center[1])), corners, problem))
+    return readings
