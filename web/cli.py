@@ -11,6 +11,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("replay", "check game records against the rules; one JSON line per file"),
     "serve": ("serve", "start the table: the web app for phones and the table screen, and the camera"),
     "read": ("read", "read the dice in photos of the table"),
+    "calibrate": ("calibrate", "learn the table, the dice colours and the camera's exposure for the reader"),
+    "watch": ("watch", "run the camera and the roll tracker and print each roll as it settles"),
 }
 
 

@@ -1,0 +1,192 @@
+"""Learning a calibration from two frames: the empty table, and the six Qwixx dice lying apart on it.
+
+The reader (passed in, so that this package needs nothing of vision's) runs without a calibration to
+find the dice; their colours, size and pip contrast are then measured from the pixels. Where the
+reader's own colour names do not make the Qwixx set (a warm lamp can make the yellow die look white),
+the dice are named by what stays true under any lamp: the two white dice are the least coloured,
+and red, yellow, green and blue follow one another round the hue circle.
+"""
+from __future__ import annotations
+
+import datetime
+import itertools
+import math
+from typing import Callable, Sequence
+
+import cv2
+import numpy as np
+
+from calibration.model import Calibration, CalibrationError, DieColour, Exposure, delta_e, to_lab
+
+QWIXX_SET = ("white", "white", "red", "yellow", "green", "blue")
+# Typical hue angles (degrees, CIELAB) of Qwixx's coloured dice under neutral light.
+TYPICAL_HUE = {"red": 35.0, "yellow": 90.0, "green": 150.0, "blue": 270.0}
+# Two colours closer than this (Delta E) get a warning: the reader may mistake one for the other.
+CLOSE_COLOURS = 15.0
+
+
+def learn(
+    empty_table: np.ndarray,
+    dice: np.ndarray,
+    read_dice: Callable[..., Sequence],
+    exposure: Exposure | None = None,
+    play_area: Sequence[tuple[float, float]] | None = None,
+) -> Calibration:
+    """A calibration from a frame of the empty table and one of the six dice apart on it.
+
+    `exposure` is what the camera was locked at (None for cameras that cannot be set); `play_area`
+    overrides the tray found on the empty table. Raises CalibrationError when the dice cannot be
+    found; the returned calibration's `notes` hold warnings a person should see.
+    """
+    if empty_table.shape != dice.shape:
+        raise CalibrationError("the empty-table and dice frames are of different sizes")
+    height, width = dice.shape[:2]
+    found = [r for r in read_dice(dice, None) if len(r.corners) >= 3]
+    found = sorted(found, key=lambda r: -r.confidence)
+    if len(found) < 6:
+        raise CalibrationError(
+            f"found {len(found)} dice, not 6: lay the two white dice and the red, yellow, green and "
+            "blue ones apart from one another on the tray, top faces up"
+        )
+    found = found[:6] if len(found) == 6 else _most_die_like(found)
+    looks = [_measure(dice, r.corners) for r in found]
+    notes = []
+    names = [r.colour for r in found]
+    if sorted(names) != sorted(QWIXX_SET):
+        names = _name_by_hue([face for face, _, _ in looks])
+        notes.append(
+            "Without calibration the reader could not tell the dice colours apart under this light; "
+            "they were named by hue instead."
+        )
+    colours = {}
+    for name in dict.fromkeys(QWIXX_SET):
+        measured = [look for look, n in zip(looks, names) if n == name]
+        faces = np.array([m[0] for m in measured])
+        spreads = np.array([m[1] for m in measured])
+        # Spread over the faces of this colour: each face's own spread, and how far the faces differ.
+        spread = np.sqrt((spreads**2).mean(axis=0) + faces.var(axis=0))
+        colours[name] = DieColour(
+            face=tuple(float(v) for v in faces.mean(axis=0)),
+            spread=tuple(float(v) for v in spread),
+            pip_contrast=float(np.mean([m[2] for m in measured])),
+        )
+    notes += close_colour_warnings(colours)
+    sizes = [_edge(r.corners) for r in found]
+    if max(sizes) > 1.8 * min(sizes):
+        notes.append("The dice look of very different sizes: check that all six are lying flat.")
+    area = tuple(play_area) if play_area else find_play_area(empty_table, [r.center for r in found])
+    return Calibration(
+        resolution=(width, height),
+        die_size=float(np.median(sizes)),
+        colours=colours,
+        play_area=tuple((float(x), float(y)) for x, y in area),
+        empty_table=Calibration.encode_image(empty_table),
+        exposure=exposure,
+        created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        notes=tuple(notes),
+    )
+
+
+def close_colour_warnings(colours: dict[str, DieColour]) -> list[str]:
+    warnings = []
+    for (a, first), (b, second) in itertools.combinations(colours.items(), 2):
+        distance = delta_e(first.face, second.face)
+        if distance < CLOSE_COLOURS:
+            warnings.append(
+                f"{a.capitalize()} and {b} dice look alike under this light (colour difference {distance:.0f}, "
+                f"below {CLOSE_COLOURS:.0f}): a whiter, brighter lamp will make them easier to tell apart."
+            )
+    return warnings
+
+
+def find_play_area(empty_table: np.ndarray, dice_centres: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The tray or play area: the region of the empty table around the dice that looks like the table
+    under them (a tray's floor, a mat, a cloth), as a polygon; the whole frame less a margin when
+    the surface under the dice runs to the edges."""
+    height, width = empty_table.shape[:2]
+    scale = 320 / width
+    small = cv2.resize(empty_table, (320, max(1, round(height * scale))), interpolation=cv2.INTER_AREA)
+    lab = to_lab(cv2.GaussianBlur(small, (5, 5), 0))
+    points = [(min(int(x * scale), small.shape[1] - 1), min(int(y * scale), small.shape[0] - 1)) for x, y in dice_centres]
+    samples = np.array([lab[y, x] for x, y in points])
+    centre = np.median(samples, axis=0)
+    tolerance = max(12.0, 3.0 * float(np.sqrt(((samples - centre) ** 2).sum(axis=1)).max()))
+    like = (np.sqrt(((lab - centre) ** 2).sum(axis=2)) < tolerance).astype(np.uint8) * 255
+    like = cv2.morphologyEx(like, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    count, labels = cv2.connectedComponents(like)
+    keep = {labels[y, x] for x, y in points} - {0}
+    region = np.isin(labels, list(keep)).astype(np.uint8) * 255
+    margin = 0.02 * width
+    whole = [(margin, margin), (width - margin, margin), (width - margin, height - margin), (margin, height - margin)]
+    if not keep or region.mean() / 255 > 0.9:
+        return whole
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(np.concatenate(contours))
+    polygon = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True).reshape(-1, 2) / scale
+    return [(float(x), float(y)) for x, y in polygon]
+
+
+def _measure(frame: np.ndarray, corners) -> tuple[tuple, tuple, float]:
+    """(face Lab, face spread, pip contrast) of one die's top face."""
+    outline = np.array(corners, np.float32)
+    centre = outline.mean(axis=0)
+    inner = (centre + 0.8 * (outline - centre)).round().astype(np.int32)  # clear of the rounded edges
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [inner], 255)
+    lab = to_lab(frame[mask > 0])
+    if len(lab) < 9:
+        raise CalibrationError("a die is too small to measure: move the camera closer or use a larger capture size")
+    median = np.median(lab, axis=0)
+    distance = np.sqrt(((lab - median) ** 2).sum(axis=1))
+    face = lab[distance < 15]
+    pips = lab[distance > 25]
+    face_centre = face.mean(axis=0) if len(face) else median
+    contrast = float(np.median(pips[:, 0]) - face_centre[0]) if len(pips) >= 3 else 0.0
+    return tuple(face_centre), tuple(face.std(axis=0) if len(face) > 1 else np.zeros(3)), contrast
+
+
+def _edge(corners) -> float:
+    return float(np.mean([math.dist(a, b) for a, b in zip(corners, tuple(corners[1:]) + tuple(corners[:1]))]))
+
+
+def _most_die_like(found: list) -> list:
+    """Six of more than six candidates: those closest to the common die size, most confident first."""
+    sizes = np.array([_edge(r.corners) for r in found])
+    typical = np.median(sizes)
+    return sorted(found, key=lambda r: abs(_edge(r.corners) - typical) / typical - r.confidence)[:6]
+
+
+def _name_by_hue(faces: list[tuple]) -> list[str]:
+    """Names for six measured faces (CIELAB) under an unknown light.
+
+    The two lightest faces are the white dice. Dividing every face by their colour in linear RGB
+    (von Kries adaptation) takes the light's cast away; the other four then take red, yellow, green
+    and blue in the order that best fits their hues.
+    """
+    lab = np.array(faces, np.float32).reshape(-1, 1, 3)
+    linear = _srgb_to_linear(cv2.cvtColor(lab, cv2.COLOR_Lab2BGR).reshape(-1, 3))
+    order = sorted(range(6), key=lambda i: -faces[i][0])
+    whites, coloured = order[:2], order[2:]
+    white = np.maximum(linear[whites].mean(axis=0), 1e-4)
+    adapted = _linear_to_srgb(np.clip(linear / white * white.max(), 0, 1)).astype(np.float32)
+    adapted_lab = cv2.cvtColor(adapted.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    hues = [math.degrees(math.atan2(adapted_lab[i][2], adapted_lab[i][1])) % 360 for i in coloured]
+
+    def cost(assignment):
+        return sum(min(abs(h - TYPICAL_HUE[c]), 360 - abs(h - TYPICAL_HUE[c])) for h, c in zip(hues, assignment))
+
+    names = [""] * 6
+    for i in whites:
+        names[i] = "white"
+    for i, name in zip(coloured, min(itertools.permutations(TYPICAL_HUE), key=cost)):
+        names[i] = name
+    return names
+
+
+def _srgb_to_linear(values: np.ndarray) -> np.ndarray:
+    values = np.clip(values, 0, 1)
+    return np.where(values <= 0.04045, values / 12.92, ((values + 0.055) / 1.055) ** 2.4)
+
+
+def _linear_to_srgb(values: np.ndarray) -> np.ndarray:
+    return np.where(values <= 0.0031308, values * 12.92, 1.055 * np.power(values, 1 / 2.4) - 0.055)

@@ -1,0 +1,140 @@
+"""Learning a calibration from rendered frames with the real reader, and what it does for the reader."""
+import math
+from collections import Counter
+from dataclasses import replace
+from functools import lru_cache
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import Calibration, DieColour
+from calibration.learn import close_colour_warnings, find_play_area, learn
+from synth.geometry import Camera
+from synth.render import render
+from synth.rolls import Film
+from synth.scene import Effects, Light, Scene, Table, Tray
+from vision import read_dice
+from web import cli
+
+SIZE = (960, 540)
+
+
+def scene(light: Light, effects: Effects, table=Table("wood", seed=2, tray=Tray(size_mm=(300.0, 210.0)))) -> Scene:
+    camera = Camera(*SIZE, height_mm=Camera.height_for_die_px(27, *SIZE))
+    return Scene(camera=camera, light=light, table=table, effects=effects)
+
+
+NEUTRAL = (Light(kelvin=5000.0), Effects(seed=1))
+# An old tungsten bulb and a camera that leaves most of its cast: yellow and white dice come close.
+WARM_LAMP = (Light(kelvin=2300.0, ambient_kelvin=2500.0, ambient=0.5), Effects(seed=1, auto_white_balance=0.1))
+
+
+@lru_cache(maxsize=None)
+def frames(lighting, seeds=(1, 2)):
+    """The empty table, the six dice apart, and a few rolls, all rendered under `lighting`."""
+    base = scene(*lighting)
+    film = Film(base, seed=7)
+    empty = render(base)[0]
+    apart = film.resting_dice([6, 5, 4, 3, 2, 1], area=(-100, -60, 100, 60), apart=2.5)
+    dice = render(replace(base, dice=tuple(apart)))[0]
+    rolls = []
+    for seed in seeds:
+        roll = Film(base, seed=seed)
+        values = [int(v) for v in roll.rng.integers(1, 7, 6)]
+        placed = roll.resting_dice(values, area=(-100, -60, 100, 60))
+        image, truth = render(replace(base, dice=tuple(placed)))
+        rolls.append((image, truth.in_frame()))
+    return empty, dice, rolls
+
+
+def correct(readings, truth) -> int:
+    """How many of the true (colour, value) pairs the readings have."""
+    return sum((Counter((r.colour, r.value) for r in readings) & Counter((d.colour, d.value) for d in truth)).values())
+
+
+def colours_named_right(readings, truth) -> int:
+    """How many dice found where a die lies are given that die's colour."""
+    right = 0
+    for reading in readings:
+        nearest = min(truth, key=lambda d: math.dist(d.center, reading.center))
+        right += math.dist(nearest.center, reading.center) < nearest.size_px / 2 and nearest.colour == reading.colour
+    return right
+
+
+def test_learns_size_colours_and_tray_from_the_six_dice():
+    empty, dice, _ = frames(NEUTRAL)
+    learned = learn(empty, dice, read_dice)
+    assert learned.resolution == SIZE
+    assert set(learned.colours) == {"white", "red", "yellow", "green", "blue"}
+    assert learned.colours["white"].pip_contrast < -20 < 20 < learned.colours["red"].pip_contrast
+    L, a, b = learned.colours["red"].face
+    assert a > 25 and L < 75
+    assert 23 < learned.die_size < 32  # the scene's camera makes dice about 27 px across
+    tray_centre = np.mean(learned.play_area, axis=0)
+    assert np.allclose(tray_centre, (SIZE[0] / 2, SIZE[1] / 2), atol=40)
+    width = max(x for x, _ in learned.play_area) - min(x for x, _ in learned.play_area)
+    assert 0.4 * SIZE[0] < width < 0.9 * SIZE[0]  # the tray, not the whole table
+
+
+def test_calibration_makes_the_reader_name_colours_right_under_a_warm_lamp():
+    empty, dice, rolls = frames(WARM_LAMP)
+    learned = learn(empty, dice, read_dice)
+    assert any("look alike under this light" in note for note in learned.notes)
+    without = sum(colours_named_right(read_dice(image), truth) for image, truth in rolls)
+    with_calibration = sum(colours_named_right(read_dice(image, learned), truth) for image, truth in rolls)
+    assert with_calibration >= 0.8 * sum(len(truth) for _, truth in rolls)
+    assert with_calibration > without
+
+
+@pytest.mark.xfail(reason="the dice reader's early weights misread most dice of these scenes (issue 3)", strict=False)
+def test_calibration_makes_the_reader_right_under_a_warm_lamp():
+    empty, dice, rolls = frames(WARM_LAMP)
+    learned = learn(empty, dice, read_dice)
+    total = sum(len(truth) for _, truth in rolls)
+    without = sum(correct(read_dice(image), truth) for image, truth in rolls)
+    with_calibration = sum(correct(read_dice(image, learned), truth) for image, truth in rolls)
+    assert with_calibration == total
+    assert with_calibration > without
+
+
+def test_warns_when_two_dice_colours_are_close_under_this_light():
+    colours = {
+        "white": DieColour((88.0, 6.0, 30.0), (2.0, 1.0, 2.0), -50.0),
+        "yellow": DieColour((84.0, 10.0, 38.0), (2.0, 1.0, 2.0), 10.0),
+        "red": DieColour((45.0, 60.0, 40.0), (2.0, 2.0, 2.0), 40.0),
+    }
+    (warning,) = close_colour_warnings(colours)
+    assert "White and yellow" in warning
+    assert close_colour_warnings({k: v for k, v in colours.items() if k != "yellow"}) == []
+
+
+def test_play_area_is_the_whole_frame_without_a_tray():
+    empty = np.full((360, 640, 3), (60, 90, 120), np.uint8)
+    area = find_play_area(empty, [(100, 100), (500, 300)])
+    assert min(x for x, _ in area) < 20 and max(x for x, _ in area) > 620
+
+
+def test_too_few_dice_is_a_clear_error():
+    empty, _, _ = frames(NEUTRAL)
+    with pytest.raises(ValueError, match="found 0 dice"):
+        learn(empty, empty, read_dice)
+
+
+def test_calibrate_command_learns_from_a_recording_and_saves(tmp_path, capsys):
+    empty, dice, _ = frames(NEUTRAL)
+    folder = tmp_path / "recording"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0-empty.png"), empty)
+    cv2.imwrite(str(folder / "1-dice.png"), dice)
+    saved = tmp_path / "calibration.json"
+    assert cli.main(["calibrate", "--source", str(folder), "--calibration", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert f"Saved to {saved}" in out and "yellow" in out
+    calibration = Calibration.load(saved)
+    assert calibration.resolution == SIZE
+
+    adjusted = tmp_path / "adjusted.json"
+    assert cli.main(["calibrate", "--source", str(folder), "--calibration", str(adjusted),
+                     "--play-area", "10,10,900,10,900,500,10,500"]) == 0
+    assert Calibration.load(adjusted).play_area[2] == (900.0, 500.0)
