@@ -1,0 +1,87 @@
+"""Benchmark of the roll tracker: every roll once and right, latency, frame rate.
+
+    python bench/tracker.py [--reader real|perfect] [--films N]
+
+Plays the demo recording (camera/demo/demo.mp4, 1280x720), the committed test films
+(tests/data/films, 960x540: another table, light and camera angle) and N more films rendered here
+(seeds 100, 101, ...; minutes each) through camera's video-file source and vision.RollTracker on one
+core. The reader is vision.read_dice, or with `--reader perfect` one that knows each frame's dice from
+the film's script (the tracker's own part, whatever the reader's quality). Prints for each film: rolls
+correct / wrong / missed / extra, the time from the dice's last motion to the event (goal at most
+0.6 s), and the frames per second the tracker sustains (goal at least 15 at 1280x720), with how many
+frames it gave the reader.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+import camera  # noqa: E402
+from synth.demo import film_script  # noqa: E402
+from synth.rolls import frames as render_frames, load_truth, perfect_readings, score, track, varied_film  # noqa: E402
+from vision import read_dice  # noqa: E402
+from vision.tracker import RollTracker  # noqa: E402
+
+
+def recorded(video: Path):
+    """(name, frames, truth, script) of a recording, decoded as the tracker would see it."""
+    with camera.open_source(str(video)) as source:
+        frames = list(source)
+    return video.stem, frames, load_truth(video.with_suffix(".json")), film_script(video.stem)
+
+
+def rendered(seed: int):
+    from synth.render import render
+
+    film = varied_film(seed)
+    return f"rolls-{seed} (rendered)", list(render_frames(film, lambda scene: render(scene)[0])), film.rolls, film
+
+
+def perfect_reader(frames, script):
+    by_image = {id(image): scene for (_, image), (_, scene) in zip(frames, script.shots)}
+    return lambda image, calibration=None: perfect_readings(by_image[id(image)]) if id(image) in by_image else []
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reader", choices=("real", "perfect"), default="real")
+    parser.add_argument("--films", type=int, default=0, help="films to render and add (minutes each)")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    videos = [camera.DEMO_VIDEO] + sorted((ROOT / "tests" / "data" / "films").glob("*.mp4"))
+    cases = [recorded(video) for video in videos] + [rendered(100 + i) for i in range(args.films)]
+    lowest_fps, latencies, totals = [], [], np.zeros(5, int)
+    for name, frames, truth, script in cases:
+        reader = read_dice if args.reader == "real" else perfect_reader(frames, script)
+        tracker = RollTracker(read_dice=reader)
+        events, spent = track(tracker, frames, truth)
+        result = score(events, truth)
+        fps = len(spent) / sum(spent)
+        height, width = frames[0][1].shape[:2]
+        if width >= 1280:
+            lowest_fps.append(fps)
+        latencies += result.latencies
+        totals += [result.rolls, result.correct, result.wrong, result.missed, result.extra]
+        print(f"{name}: {result}")
+        print(f"    {len(frames)} frames of {width}x{height}: {fps:.0f} frames/s on one core, reader on "
+              f"{tracker.frames_read} frames, median frame {np.median(spent) * 1000:.1f} ms, "
+              f"slowest {max(spent) * 1000:.0f} ms")
+    rolls, correct, wrong, missed, extra = totals
+    latency = f"median {np.median(latencies):.2f} s, max {max(latencies):.2f} s" if latencies else "none"
+    print(f"\nall ({args.reader} reader): {correct}/{rolls} rolls correct, {wrong} wrong, {missed} missed, "
+          f"{extra} extra; last motion to event {latency} (goal <= 0.6 s); "
+          f"at 1280x720 {min(lowest_fps):.0f} frames/s (goal >= 15)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
