@@ -20,7 +20,9 @@ frames is made by changing it with `dataclasses.replace`:
 
 Units: millimetres on the table (z up, the table is z = 0), pixels in the image with (0, 0) at the top-left
 corner of the top-left pixel. Dice are 16 mm. Colours are linear RGB. The same scene always gives the same
-pixels on one machine; other numpy/OpenCV versions may differ by a grey level here and there.
+frame and truth with one numpy and OpenCV; between numpy 1.24 / OpenCV 4.6 and numpy 2 / OpenCV 5 the truth
+is the same and frames differ by a grey level or two in a few per cent of pixels (OpenCV's filters round
+differently, and JPEG spreads it a little), nothing a reader should notice.
 
 `CONDITIONS` names the knobs of `random_scene` for each condition the reader must handle;
 `python -m synth.gallery OUT_DIR` writes a contact sheet per condition.

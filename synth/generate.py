@@ -113,7 +113,7 @@ def random_scene(
     placed = _place_dice(rng, camera, colours, looks, touching, cocked, edge, table_value.tray)
     light_kind = light or str(rng.choice(LIGHTS[:-1], p=[0.35, 0.2, 0.15, 0.1, 0.1, 0.1]))
     light_value = _light(rng, light_kind, camera, placed)
-    clutter_items = _clutter(rng, camera, clutter, placed)
+    clutter_items = _clutter(rng, camera, clutter, placed, table_value.tray)
     if hand:
         clutter_items.append(_hand(rng, camera, placed))
     effects = _effects(rng, light_value, blur, camera, placed)
@@ -430,7 +430,7 @@ def _set_moving(rng, dice: list[Die]) -> list[Die]:
 CLUTTER_REACH_MM = {"pen": 75, "pencil": 90, "coin": 13, "cup": 75, "lid": 75, "pad": 95}
 
 
-def _clutter(rng, camera: Camera, wanted, dice: list[Die]) -> list[Clutter]:
+def _clutter(rng, camera: Camera, wanted, dice: list[Die], tray) -> list[Clutter]:
     if wanted is None:
         wanted = "some" if rng.random() < 0.5 else "none"
     if isinstance(wanted, str):
@@ -452,7 +452,10 @@ def _clutter(rng, camera: Camera, wanted, dice: list[Die]) -> list[Clutter]:
             near_items = [np.linalg.norm(xy - np.array(c.pose.position[:2])) - CLUTTER_REACH_MM[c.kind]
                           for c in items]
             room = reach + (0 if kind == "pad" else DIE_MM)
-            if min(near_dice, default=1e9) > room and min(near_items, default=1e9) > reach:
+            # Clear of the tray's walls, inside or out.
+            off_walls = tray is None or abs(cv2.pointPolygonTest(
+                tray_floor_corners(tray).astype(np.float32), (float(xy[0]), float(xy[1])), True)) > reach + tray.wall_mm
+            if min(near_dice, default=1e9) > room and min(near_items, default=1e9) > reach and off_walls:
                 break
         items.append(Clutter(str(kind), Pose.at(xy[0], xy[1], 0, float(rng.uniform(0, 360))),
                              size=float(rng.uniform(0.9, 1.1)), seed=int(rng.integers(1 << 30))))

@@ -280,42 +280,65 @@ def pad_corners(clutter: Clutter) -> np.ndarray:
     return clutter.pose.to_world(corners)[:, :2]
 
 
+SEGMENTS = {"0": "abcdef", "1": "bc", "2": "abged", "3": "abgcd", "4": "fgbc", "5": "afgcd", "6": "afgedc",
+            "7": "abc", "8": "abcdefg", "9": "abcdfg", "L": "fed"}
+PAD_PX_PER_MM = 4
+
+
+def _draw_digits(sheet: np.ndarray, text: str, left: int, top: int, width: int, height: int, colour) -> None:
+    """Seven-segment digits from plain rectangles: OpenCV's fonts and anti-aliasing differ between versions,
+    and the same scene must give the same pixels."""
+    t = max(1, width // 5)
+    half = height // 2
+    for k, char in enumerate(text):
+        x = left + k * (width + t)
+        bars = {"a": (x, top, x + width, top + t), "d": (x, top + height - t, x + width, top + height),
+                "g": (x, top + half - t // 2, x + width, top + half - t // 2 + t),
+                "f": (x, top, x + t, top + half), "b": (x + width - t, top, x + width, top + half),
+                "e": (x, top + half, x + t, top + height), "c": (x + width - t, top + half, x + width, top + height)}
+        for segment in SEGMENTS[char]:
+            x0, y0, x1, y1 = bars[segment]
+            sheet[y0:y1, x0:x1] = colour
+
+
 def _draw_pad(albedo: np.ndarray, grid: TextureGrid, clutter: Clutter) -> None:
-    """A Qwixx score sheet: four coloured rows of numbered boxes, a few crosses in pen."""
+    """A Qwixx score sheet: four coloured rows of numbered boxes, a few crosses in pen. Drawn upright in sRGB
+    at PAD_PX_PER_MM with exact integer shapes, shrunk to the texture's scale and placed."""
     rng = np.random.default_rng([clutter.seed, 7])
-    scale = 1 / grid.mm
     w, h = PAD_MM[0] * clutter.size, PAD_MM[1] * clutter.size
-    # Drawn upright in sRGB at the texture's scale (OpenCV writes text on 8-bit images only), then placed.
-    sheet_w, sheet_h = max(8, int(w * scale)), max(8, int(h * scale))
-    sheet = np.empty((sheet_h, sheet_w, 3), np.uint8)
+    mm = lambda v: int(round(v * PAD_PX_PER_MM))  # noqa: E731
+    sheet = np.empty((mm(h), mm(w), 3), np.uint8)
     sheet[:] = (244, 242, 236)
     row_h = h * 0.17
-    ink = (30, 30, 40)
+    box_w = w * 0.92 / 12.5
     for row, colour in enumerate(QWIXX_ROWS):
         top = h * 0.08 + row * row_h * 1.05
-        cv2.rectangle(sheet, (int(w * 0.04 * scale), int(top * scale)),
-                      (int(w * 0.96 * scale), int((top + row_h) * scale)), colour, -1)
+        sheet[mm(top):mm(top + row_h), mm(w * 0.04):mm(w * 0.96)] = colour
         numbers = list(range(2, 13)) if row < 2 else list(range(12, 1, -1))
-        box_w = w * 0.92 / 12.5
         for i, number in enumerate(numbers + ["L"]):
-            left = w * 0.05 + i * box_w
-            p0 = (int((left + box_w * 0.1) * scale), int((top + row_h * 0.15) * scale))
-            p1 = (int((left + box_w * 0.9) * scale), int((top + row_h * 0.85) * scale))
-            cv2.rectangle(sheet, p0, p1, (250, 250, 245), -1)
-            font = 0.018 * box_w * scale
-            if font > 0.15:
-                cv2.putText(sheet, str(number), (p0[0] + 1, p1[1] - max(1, int(row_h * 0.2 * scale))),
-                            cv2.FONT_HERSHEY_SIMPLEX, font, colour, max(1, int(font * 2)), cv2.LINE_AA)
-            if rng.random() < 0.25 and number != "L":
-                thick = max(1, int(0.6 * scale))
-                cv2.line(sheet, p0, p1, ink, thick, cv2.LINE_AA)
-                cv2.line(sheet, (p0[0], p1[1]), (p1[0], p0[1]), ink, thick, cv2.LINE_AA)
-    linear = SRGB_TO_LINEAR[sheet]
-    source = np.float32([[0, 0], [sheet_w, 0], [sheet_w, sheet_h]])
+            x0, y0 = mm(w * 0.05 + (i + 0.1) * box_w), mm(top + row_h * 0.15)
+            x1, y1 = mm(w * 0.05 + (i + 0.9) * box_w), mm(top + row_h * 0.85)
+            sheet[y0:y1, x0:x1] = (250, 250, 245)
+            text = str(number)
+            digit_w = max(2, (x1 - x0) // (2 * len(text) + 1))
+            _draw_digits(sheet, text, x0 + digit_w // 2, y0 + (y1 - y0) // 4, digit_w, (y1 - y0) // 2, colour)
+            if number != "L" and rng.random() < 0.25:
+                stroke = max(1, mm(0.35))
+                for a, b in (((x0, y0), (x1, y1)), ((x0, y1), (x1, y0))):
+                    normal = np.array([b[1] - a[1], a[0] - b[0]], float)
+                    normal *= stroke / np.linalg.norm(normal)
+                    quad = np.array([a + normal, b + normal, b - normal, a - normal]).round().astype(np.int32)
+                    cv2.fillConvexPoly(sheet, quad, (30, 30, 40), cv2.LINE_8)
+    # Shrink close to the texel scale first (warpAffine has no area filter), then place it on the table.
+    shrink = min(1.0, 1 / (grid.mm * PAD_PX_PER_MM))
+    small = cv2.resize(sheet, (max(2, int(sheet.shape[1] * shrink)), max(2, int(sheet.shape[0] * shrink))),
+                       interpolation=cv2.INTER_AREA)
+    linear = SRGB_TO_LINEAR[small]
+    source = np.float32([[0, 0], [small.shape[1], 0], [small.shape[1], small.shape[0]]])
     target = np.float32(grid.to_texels(pad_corners(clutter))[:3])
     matrix = cv2.getAffineTransform(source, target)
-    warped = cv2.warpAffine(linear, matrix, (grid.cols, grid.rows), flags=cv2.INTER_AREA)
-    mask = cv2.warpAffine(np.ones((sheet_h, sheet_w), np.float32), matrix, (grid.cols, grid.rows))
+    warped = cv2.warpAffine(linear, matrix, (grid.cols, grid.rows), flags=cv2.INTER_LINEAR)
+    mask = cv2.warpAffine(np.ones(small.shape[:2], np.float32), matrix, (grid.cols, grid.rows))
     albedo[:] = albedo * (1 - mask[..., None]) + warped * mask[..., None]
 
 
