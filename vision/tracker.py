@@ -7,9 +7,9 @@ States: `waiting` (no dice in play on the table), `moving` (dice or a hand in mo
   that stay where they were, dice being picked up); then no other event follows and the tracker goes
   back to the dice it had.
 - `roll-settled`: once per physical roll, when the dice have been still for `settle_time` and two
-  readings of the still dice agree, with every die in play read cleanly. A roll is the dice changing:
-  a die where none was or showing another face. A roll of the same values lands elsewhere, so it is
-  still a new roll.
+  readings of the still dice agree, with every die in play read cleanly. A roll is a die lying where
+  none lay before (whatever the reader makes of it, so that a reading that wavers between frames is
+  not a roll); a roll of the same values lands elsewhere, so it is still a new roll.
 - `problem`: the dice came to rest but cannot all be read: a die cocked, off the tray, missing,
   unreadable, or one too many of a colour. The table re-rolls just those dice (ruling 9); when they
   settle, the whole roll is judged again, and `roll-settled` follows once it is clean.
@@ -274,7 +274,7 @@ class RollTracker:
         self._learn_die_size(readings)
         first = not self._judged_once
         self._judged_once = True
-        if first or not self._unmatched(readings, before):
+        if first or not self._moved(readings, before):
             # The start, a hand over still dice, dice being picked up: no roll.
             self.state = "settled" if readings else "waiting"
             return []
@@ -323,8 +323,17 @@ class RollTracker:
             a.colour == b.colour
             and a.value == b.value
             and a.problem == b.problem
-            and math.dist(a.center, b.center) <= 0.35 * self._die_size
+            and math.dist(a.center, b.center) <= self._same_place()
         )
+
+    def _moved(self, readings: list[DieReading], before: list[DieReading]) -> bool:
+        """Whether a die now lies where no die lay `before`."""
+        return any(all(math.dist(r.center, b.center) > self._same_place() for b in before) for r in readings)
+
+    def _same_place(self) -> float:
+        # Two dice lie at least a die apart, so half a die tells them apart, and it allows for the
+        # reader placing a die that touches another a little differently from frame to frame.
+        return 0.5 * self._die_size
 
     def _unmatched(self, readings: list[DieReading], others: list[DieReading]) -> list[DieReading]:
         """The readings with no die of the same colour and face at the same place among `others`."""
