@@ -248,9 +248,11 @@ class Session:
     # ----- sentences ---------------------------------------------------------------------------------------
 
     def _rolling_name(self) -> str:
+        """The seat that rolls; for partners, also which of the two picks up the dice."""
         game = self.game
-        person = game.person_rolling
-        return game.roller if person == game.roller else f"{person} (for {game.roller})"
+        seat = self.seat_index(game.roller)
+        shared = len({self.variant.person_rolling(self.players, seat, rolls) for rolls in (0, 1)}) > 1
+        return f"{game.person_rolling} (for {game.roller})" if shared else game.roller
 
     def _turn_sentence(self) -> str:
         return f"{self._rolling_name()} rolls the dice."

@@ -25,7 +25,9 @@
   function render() {
     fit();
     const [low, high] = LIMITS[variant()];
-    list.replaceChildren(...players.map((name, index) => el("li", { class: "player-row" },
+    const teamHead = (index) => variant() === "partners" && index % 2 === 0
+      ? el("li", { class: "team-head", "aria-hidden": "true" }, `Team ${index / 2 + 1}`) : null;
+    list.replaceChildren(...players.flatMap((name, index) => [teamHead(index), el("li", { class: "player-row" },
       el("label", { for: `player-${index}`, class: "visually-hidden" }, `${label(index)} name`),
       el("input", { id: `player-${index}`, value: name, maxlength: "24", autocomplete: "off", placeholder: label(index),
                     oninput: (event) => { players[index] = event.target.value; renderStarters(); } }),
@@ -34,7 +36,7 @@
       el("button", { type: "button", "aria-label": `Move ${label(index)} down`, disabled: index === players.length - 1,
                      onclick: () => move(index, 1) }, "↓"),
       el("button", { type: "button", "aria-label": `Remove ${label(index)}`, disabled: players.length - (variant() === "partners" ? 2 : 1) < low,
-                     onclick: () => remove(index) }, "✕"))));
+                     onclick: () => remove(index) }, "✕"))]).filter(Boolean));
     $("#add-player").hidden = players.length >= high;
     $("#add-player").textContent = variant() === "partners" ? "Add a team" : "Add a player";
     $("#players-legend").textContent = variant() === "partners" ? "Teams, in seating order" : "Players, in seating order";

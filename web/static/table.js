@@ -165,7 +165,8 @@
       if (game.match) detail += ` Game ${game.match.game} of 3.`;
     }
     if (state.pending_roll) detail = `${state.pending_roll.problems.join(" ")} ${detail}`;
-    $("#white-sum").textContent = sum === null ? "–" : String(sum);
+    $("#white-sum").textContent = sum === null ? "" : String(sum);
+    $(".white-sum").hidden = sum === null;
     $("#detail").textContent = detail.trim();
     $("#dice").replaceChildren(game && game.dice ? diceList(game.dice) : "");
     $("#closed").replaceChildren(game && game.closed && game.closed.length ? closedBanners(game) : "");
@@ -199,16 +200,15 @@
     }
     const head = el("tr", {}, el("th", { scope: "col" }, "Player"),
       COLOURS.map((colour) => el("th", { scope: "col", class: `swatch c-${colour}` }, el("span", { class: "shape" }, ` ${TITLE[colour]}`))),
-      el("th", { scope: "col" }, "Penalties"), el("th", { scope: "col" }, "Total"), el("th", { scope: "col" }, "Now"));
+      el("th", { scope: "col" }, "Penalties"), el("th", { scope: "col" }, "Total"));
     const rows = game.seats.map((name, seat) => {
       const score = game.sheets[seat].score;
       const winner = game.over && game.over.winners.includes(seat);
-      return el("tr", { class: [winner ? "winner" : "", game.roller === seat && !game.over ? "roller" : ""].join(" ").trim() || null },
-        el("th", { scope: "row" }, name),
+      return el("tr", { class: winner ? "winner" : null },
+        el("th", { scope: "row" }, name, el("span", { class: "seat-status" }, seatStatus(game, seat))),
         COLOURS.map((colour) => el("td", {}, String(score[colour]))),
         el("td", {}, score.penalties ? `${score.penalties} (−${5 * score.penalties})` : "0"),
-        el("td", {}, el("strong", {}, String(score.total))),
-        el("td", {}, seatStatus(game, seat)));
+        el("td", {}, el("strong", {}, String(score.total))));
     });
     box.replaceChildren(el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, rows)));
     $("#over").replaceChildren(game.over ? el("p", { class: "prompt" }, el("strong", {}, game.over.text)) : "");
