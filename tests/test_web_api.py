@@ -189,6 +189,8 @@ def test_not_json_too_large_and_unknown_addresses_are_json_refusals(app, host, t
     before = public_state(table)
     assert host.post("/api/act", data="seat=1", content_type="application/x-www-form-urlencoded").status_code == 415
     assert host.post("/api/act", data="{not json", content_type="application/json").json["error"] == "bad-json"
+    deep = host.post("/api/act", data="[" * 100_000 + "]" * 100_000, content_type="application/json")
+    assert deep.status_code == 400 and deep.json["error"] == "bad-json"
     huge = host.post("/api/dice", data="[" + "1," * 200_000 + "1]", content_type="application/json")
     assert huge.status_code == 413 and "too large" in huge.json["message"]
     assert host.get("/api/nothing").json["message"] == "There is nothing at this address."

@@ -2,7 +2,10 @@
 with {"error": code, "message": sentence} and changes nothing."""
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import BadRequest
 
 from referee import RuleError
 from web import auth
@@ -21,13 +24,17 @@ def table() -> Table:
     return current_app.extensions["qwixx"]
 
 
-def body(required: dict, optional_fields: dict | None = None) -> dict:
+def json_body(code: str = "bad-json", message: str = "The request body is not valid JSON.") -> Any:
     if not request.is_json:
         raise ApiError(415, "not-json", "Send the request as JSON (Content-Type: application/json).")
-    data = request.get_json(silent=True)
-    if data is None:
-        raise ApiError(400, "bad-json", "The request body is not valid JSON.")
-    return fields(data, required, optional_fields)
+    try:
+        return request.get_json()
+    except (BadRequest, RecursionError):  # RecursionError: JSON nested deeper than Python parses
+        raise ApiError(400, code, message) from None
+
+
+def body(required: dict, optional_fields: dict | None = None) -> dict:
+    return fields(json_body(), required, optional_fields)
 
 
 def empty_body() -> None:
@@ -228,11 +235,7 @@ def export_record(game_id: int):
 def import_record():
     """A record from this table or another, checked by the referee, kept as a finished game to replay."""
     auth.require_host()
-    if not request.is_json:
-        raise ApiError(415, "not-json", "Send the record as JSON (Content-Type: application/json).")
-    data = request.get_json(silent=True)
-    if data is None:
-        raise ApiError(400, "not-a-record", "This file is not JSON, so it is not a game record.")
+    data = json_body("not-a-record", "This file is not JSON, so it is not a game record.")
     game_id = table().import_record(data)
     return jsonify(id=game_id), 201
 

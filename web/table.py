@@ -56,7 +56,7 @@ class Table:
         stored = self.store.game(game_id)
         try:
             session = Session.replay(stored.id, Setup.from_json(stored.setup), stored.actions)
-        except (RuleError, KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError) as error:  # RuleError is a ValueError
             # Never crash at start: keep the stored game for inspection and let the table start afresh.
             log.error("game %s could not be resumed (%s); it is set aside", game_id, error)
             self.notice = f"The last game could not be resumed ({error}); it was set aside."
@@ -104,7 +104,7 @@ class Table:
     def start_game(self, setup: Setup, keep_phones_of: int | None = None) -> Session:
         with self._lock:
             Session(0, setup)  # the referee checks names, variant and seats before anything is stored
-            if self.session is not None and not self.session.over:
+            if self.session is not None and not self.session.finished:
                 self.store.abandon_game(self.session.game_id)
             game_id = self.store.new_game(setup.to_json())
             if keep_phones_of is not None:
@@ -133,7 +133,7 @@ class Table:
     def end_game(self) -> None:
         with self._lock:
             session = self._require_session()
-            if not session.over:
+            if not session.finished:
                 self.store.abandon_game(session.game_id)
             self.session = None
             self.pending_roll = None
