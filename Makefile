@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 
 .PHONY: run test
 run: $(STAMP)
-	$(VENV)/bin/qwixx-table play
+	$(VENV)/bin/qwixx-table serve
 
 test: $(STAMP)
 	$(VENV)/bin/python -m pytest

@@ -47,11 +47,11 @@ def event_json(event) -> dict:
 
 class CameraLoop:
     def __init__(self, table, open_source: Callable[[], Source], make_tracker: Callable[[Iterable[str]], Tracker],
-                 clock=time.monotonic) -> None:
+                 speed: float = 1.0) -> None:
         self.table = table
         self.open_source = open_source
         self.make_tracker = make_tracker
-        self.clock = clock
+        self.speed = speed  # how fast a recording plays (tests play the demo faster than life)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._frame_lock = threading.Lock()
@@ -110,8 +110,8 @@ class CameraLoop:
                 return False
             if paced:
                 if wall_start is None:
-                    wall_start, frame_start = self.clock(), t
-                delay = wall_start + (t - frame_start) - self.clock()
+                    wall_start, frame_start = time.monotonic(), t
+                delay = wall_start + (t - frame_start) / self.speed - time.monotonic()
                 if delay > 0 and self._stop.wait(delay):
                     return False
             self._keep_frame(image)

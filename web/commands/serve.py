@@ -8,14 +8,12 @@ import socket
 import sys
 import threading
 
+from web.commands.camera_options import add_camera_options
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", default=None,
-                        help="where frames come from: picamera, a webcam index (0, 1, ...), a video file, a folder of "
-                             "images, demo, or none (the host types the dice). Default: the Pi camera when there is "
-                             "one, else the demo recording")
-    parser.add_argument("--calibration", default=None, metavar="FILE",
-                        help="calibration file (default: the one `qwixx-table calibrate` saved, if any)")
+    add_camera_options(parser)
+    parser.epilog = "--source none runs without a camera: the host types the dice on the table screen."
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: 0.0.0.0, every network)")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
     parser.add_argument("--database", default=None, metavar="FILE",
@@ -32,28 +30,28 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def start_camera(app, args: argparse.Namespace):
-    """The camera loop for --source, or None for `--source none`."""
+def start_camera(app, spec: str | None, calibration_file: str | None = None, read_dice=None, speed: float = 1.0):
+    """Start the camera loop for a source (`None`: the Pi camera if there is one, else the demo; "none": no
+    camera). `read_dice` replaces the reader and `speed` plays a recording faster (tests)."""
     import calibration
     import camera
     from vision.tracker import RollTracker
     from web.camera_loop import CameraLoop
 
-    spec = args.source or camera.default_source()
+    spec = spec or camera.default_source()
     if spec == "none":
         return None
-    found = calibration.find(args.calibration)
+    found = calibration.find(calibration_file)
     locked = found.exposure.as_controls() if found is not None and found.exposure is not None else None
-    table = app.extensions["qwixx"]
 
     def open_source():
         # A recording plays round and round; the loop paces it and holds it between rolls.
         return camera.open_source(spec, loop=True, locked_controls=locked)
 
     def make_tracker(colours):
-        return RollTracker(calibration=found, colours_in_play=colours)
+        return RollTracker(read_dice=read_dice, calibration=found, colours_in_play=colours)
 
-    loop = CameraLoop(table, open_source, make_tracker)
+    loop = CameraLoop(app.extensions["qwixx"], open_source, make_tracker, speed=speed)
     app.extensions["qwixx_camera"] = loop
     loop.start()
     return loop
@@ -76,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     table.set_address(f"http://{host}:{server.effective_port}/")
     try:
-        camera_loop = start_camera(app, args)
+        camera_loop = start_camera(app, args.source, args.calibration)
     except Exception as error:  # a calibration or source that cannot be used: say so, serve without it
         print(f"qwixx-table: camera not started: {error}", file=sys.stderr)
         camera_loop = None
