@@ -116,7 +116,7 @@ def random_scene(
     clutter_items = _clutter(rng, camera, clutter, placed, table_value.tray)
     if hand:
         clutter_items.append(_hand(rng, camera, placed))
-    effects = _effects(rng, light_value, blur, camera, placed)
+    effects = _effects(rng, light_value, blur, camera)
     if blur == "motion":
         placed = _set_moving(rng, placed)
     return Scene(camera, light_value, table_value, tuple(placed), tuple(clutter_items), effects)
@@ -192,7 +192,7 @@ def _visible_table_size(camera: Camera) -> np.ndarray:
     return np.ptp(corners, axis=0)
 
 
-def _effects(rng, light: Light, blur: str | None, camera: Camera, dice: list[Die]) -> Effects:
+def _effects(rng, light: Light, blur: str | None, camera: Camera) -> Effects:
     die_px = camera.focal_px * DIE_MM / camera.height_mm
     defocus = float(rng.uniform(0, 0.6))
     shake = (0.0, 0.0)
