@@ -215,7 +215,9 @@ def test_a_still_scene_with_fresh_sensor_noise_changes_only_the_noise():
     first, truth = render(scene)
     second, second_truth = render(replace(scene, effects=replace(scene.effects, seed=scene.effects.seed + 1)))
     assert truth == second_truth and not np.array_equal(first, second)
-    assert np.abs(first.astype(int) - second).mean() < 6
+    # The same picture under different grain: smoothed, the two frames agree.
+    smooth = lambda frame: cv2.blur(frame.astype(np.float32), (9, 9))  # noqa: E731
+    assert np.abs(smooth(first) - smooth(second)).mean() < 1.5
 
 
 @pytest.mark.parametrize("size", [(640, 480), (2304, 1296)])
