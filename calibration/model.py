@@ -265,7 +265,10 @@ class Calibration:
 
 
 def default_path() -> Path:
-    """Where the calibration lives unless `--calibration FILE` says otherwise (XDG config folder)."""
+    """Where the calibration lives unless `--calibration FILE` says otherwise: the service's state directory
+    under systemd (its user has no home), else the XDG config folder."""
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0]) / "calibration.json"
     config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return Path(config_home) / "qwixx-table" / "calibration.json"
 

@@ -28,6 +28,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_CONTENT_LENGTH=256 * 1024,  # the largest request is an imported game record
         MAX_STREAMS=24,  # live pages at once; `serve` sizes its thread pool from this
         PUBLIC_ADDRESS=None,  # the address phones use to join (QR code); `serve` sets it
+        SPEECH=True,  # the table screen speaks unless switched off there (settings key `speech`)
+        TIMER=0,  # the decision timer the setup page proposes (settings key `timer`)
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

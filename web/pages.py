@@ -23,14 +23,14 @@ def index():
 
 @bp.get("/setup")
 def setup():
-    return render_template("setup.html")
+    return render_template("setup.html", timer=current_app.config["TIMER"])
 
 
 @bp.get("/table")
 def table_screen():
     # The PIN is shown to the device's own screen and to screens already unlocked, never to any phone.
     show_pin = auth.request_is_local() or auth.is_host()
-    return render_template("table.html", pin=table().pin if show_pin else None)
+    return render_template("table.html", pin=table().pin if show_pin else None, speech=current_app.config["SPEECH"])
 
 
 @bp.get("/rules")

@@ -159,9 +159,6 @@ class Store:
         rows = self._read("SELECT value FROM settings WHERE key = ?", (key,))
         return rows[0][0] if rows else None
 
-    def set_setting(self, key: str, value: str) -> None:
-        self._write("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
-
     # games ------------------------------------------------------------------------------------------
 
     def new_game(self, setup: dict, origin: str = "played", actions: list[dict] = (), now: float | None = None) -> int:
@@ -251,6 +248,12 @@ class Store:
     def add_host_token(self, token: str, now: float | None = None) -> None:
         self._write("INSERT INTO host_tokens (token_hash, created) VALUES (?, ?)",
                     (token_hash(token), time.time() if now is None else now))
+
+    def replace_host_pin(self, pin: str) -> None:
+        """A new host PIN; the browsers unlocked with the old one are signed out."""
+        with self._writing() as db:
+            db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('host_pin', ?)", (pin,))
+            db.execute("DELETE FROM host_tokens")
 
     def is_host_token(self, token: str) -> bool:
         return bool(self._read("SELECT 1 FROM host_tokens WHERE token_hash = ?", (token_hash(token),)))

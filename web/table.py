@@ -32,9 +32,10 @@ class Table:
         self.clock = clock
         self.boot = secrets.token_hex(4)  # pages notice a restart by this changing
         self._lock = threading.RLock()
-        self.pin = host_pin or store.setting("host_pin") or self._keep_new_pin()
+        self.pin = self._host_pin(host_pin)
         self.pin_guard = PinGuard(self.pin)
-        self.address: str | None = None
+        self.address: str | None = None  # the address phones join at (in the QR code)
+        self.name_address: str | None = None  # the same page by this machine's name, http://<hostname>.local:PORT/
         self.notice: str | None = str(store.damaged) if store.damaged else None
         self.camera: dict[str, Any] = {"state": "off", "message": "No camera is connected: the host types the dice.",
                                        "dice": [], "size": None}
@@ -44,9 +45,15 @@ class Table:
         self.session: Session | None = self._load()
         self.publish()
 
-    def _keep_new_pin(self) -> str:
-        pin = new_pin()
-        self.store.set_setting("host_pin", pin)
+    def _host_pin(self, configured: str | None) -> str:
+        """The PIN from the settings, else the one kept in the database, else a new one (kept).
+
+        A PIN that differs from the kept one signs out every host browser: changing the PIN is how an owner
+        takes host rights back from someone who learned the old one."""
+        kept = self.store.setting("host_pin")
+        pin = configured or kept or new_pin()
+        if pin != kept:
+            self.store.replace_host_pin(pin)
         return pin
 
     def _load(self) -> Session | None:
@@ -77,6 +84,7 @@ class Table:
                 "boot": self.boot,
                 "now": self.clock(),
                 "address": self.address,
+                "address_name": self.name_address,
                 "notice": self.notice,
                 "camera": self.camera,
                 "pending_roll": self.pending_roll,
@@ -89,9 +97,9 @@ class Table:
             self._update_timer()
             self.live.publish(self.state())
 
-    def set_address(self, address: str) -> None:
+    def set_address(self, address: str, name_address: str | None = None) -> None:
         with self._lock:
-            self.address = address
+            self.address, self.name_address = address, name_address
             self.publish()
 
     def wants_roll(self) -> bool:

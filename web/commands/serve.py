@@ -12,12 +12,16 @@ from web.commands.camera_options import add_camera_options
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from web.settings import add_config_option, add_flag
+
     add_camera_options(parser)
+    add_config_option(parser)
     parser.epilog = "--source none runs without a camera: the host types the dice on the table screen."
-    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: 0.0.0.0, every network)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
-    parser.add_argument("--database", default=None, metavar="FILE",
-                        help="where games are kept (default: qwixx.sqlite in the app's instance folder)")
+    add_flag(parser, "resolution", metavar="WIDTHxHEIGHT", help="size the camera is asked for (default: 1280x720)")
+    add_flag(parser, "host", help="address to listen on (default: 0.0.0.0, every network)")
+    add_flag(parser, "port", type=int, help="port to listen on (default: 8000)")
+    add_flag(parser, "database", metavar="FILE",
+             help="where games are kept (default: qwixx.sqlite in the data folder)")
 
 
 def lan_address() -> str:
@@ -30,15 +34,44 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
-def start_camera(app, spec: str | None, calibration_file: str | None = None, read_dice=None, speed: float = 1.0):
-    """Start the camera loop for a source (`None`: the Pi camera if there is one, else the demo; "none": no
-    camera). `read_dice` replaces the reader and `speed` plays a recording faster (tests)."""
+def local_name(timeout_s: float = 2.0) -> str | None:
+    """`<hostname>.local` when this machine answers to it (avahi-daemon on Raspberry Pi OS), else None.
+
+    Resolved in a thread: a resolver without mDNS may take seconds to say no, and the start must not wait."""
+    name = f"{socket.gethostname().split('.')[0]}.local"
+    found: list[str] = []
+    lookup = threading.Thread(target=lambda: found.extend(_resolves(name)), daemon=True)
+    lookup.start()
+    lookup.join(timeout_s)
+    return name if found else None
+
+
+def _resolves(name: str) -> list[str]:
+    try:
+        return [info[4][0] for info in socket.getaddrinfo(name, None)]
+    except OSError:
+        return []
+
+
+def addresses(host: str, port: int) -> tuple[str, str | None]:
+    """(the address in the QR code, the short name to type or None). The QR code holds the IP address: every
+    phone can open it, while some Android phones cannot resolve `.local` names."""
+    if host in ("0.0.0.0", "::", ""):
+        name = local_name()
+        return f"http://{lan_address()}:{port}/", f"http://{name}:{port}/" if name else None
+    return f"http://{host}:{port}/", None
+
+
+def start_camera(app, spec: str | None, calibration_file=None, size: tuple[int, int] = (1280, 720), read_dice=None,
+                 speed: float = 1.0):
+    """Start the camera loop for a source (`None` or "auto": the Pi camera if there is one, else the demo; "none":
+    no camera). `read_dice` replaces the reader and `speed` plays a recording faster (tests)."""
     import calibration
     import camera
     from vision.tracker import RollTracker
     from web.camera_loop import CameraLoop
 
-    spec = spec or camera.default_source()
+    spec = camera.default_source() if spec in (None, "auto") else spec
     if spec == "none":
         return None
     found = calibration.find(calibration_file)
@@ -46,7 +79,7 @@ def start_camera(app, spec: str | None, calibration_file: str | None = None, rea
 
     def open_source():
         # A recording plays round and round; the loop paces it and holds it between rolls.
-        return camera.open_source(spec, loop=True, locked_controls=locked)
+        return camera.open_source(spec, size=size, loop=True, locked_controls=locked)
 
     def make_tracker(colours):
         return RollTracker(read_dice=read_dice, calibration=found, colours_in_play=colours)
@@ -61,22 +94,32 @@ def run(args: argparse.Namespace) -> int:
     from waitress import create_server
 
     from web.app import create_app
+    from web.settings import EX_CONFIG, SettingsError, for_command
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    app = create_app({"DATABASE": args.database} if args.database else None)
-    table = app.extensions["qwixx"]
-    host = lan_address() if args.host in ("0.0.0.0", "::", "") else args.host
     try:
-        server = create_server(app, host=args.host, port=args.port, threads=app.config["MAX_STREAMS"] + 8,
+        settings = for_command(args)
+    except SettingsError as error:
+        print(f"qwixx-table: {error}", file=sys.stderr)
+        return EX_CONFIG
+    database = settings.database_path()
+    database.parent.mkdir(parents=True, exist_ok=True)
+    app = create_app({"DATABASE": str(database), "HOST_PIN": settings.host_pin or None,
+                      "SPEECH": settings.speech, "TIMER": settings.timer})
+    table = app.extensions["qwixx"]
+    try:
+        server = create_server(app, host=settings.host, port=settings.port, threads=app.config["MAX_STREAMS"] + 8,
                                ident="qwixx-table")
     except OSError as error:
-        print(f"qwixx-table: cannot listen on {args.host}:{args.port}: {error.strerror}", file=sys.stderr)
+        print(f"qwixx-table: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
         return 1
-    table.set_address(f"http://{host}:{server.effective_port}/")
+    address, name_address = addresses(settings.host, server.effective_port)
+    table.set_address(address, name_address)
     try:
-        camera_loop = start_camera(app, args.source, args.calibration)
+        camera_loop = start_camera(app, settings.source, settings.calibration_path(), settings.size)
     except Exception as error:  # a calibration or source that cannot be used: say so, serve without it
         print(f"qwixx-table: camera not started: {error}", file=sys.stderr)
+        table.camera_state("off", f"The camera could not be started ({error}): the host types the dice.")
         camera_loop = None
     stop = threading.Event()
     threading.Thread(target=table.run_timer, args=(stop,), name="timer", daemon=True).start()
@@ -88,12 +131,14 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGINT, leave)
     signal.signal(signal.SIGTERM, leave)
-    print(f"qwixx-table is serving the table at {table.address}\n"
-          f"  table screen: {table.address}table   (on this machine: http://localhost:{server.effective_port}/table)\n"
-          f"  also as http://{socket.gethostname()}.local:{server.effective_port}/ where the network allows\n"
+    camera_text = "none: the host types the dice" if camera_loop is None else settings.source
+    print(f"qwixx-table is serving the table at {name_address or address}\n"
+          + (f"  or, by address: {address}\n" if name_address else "")
+          + f"  table screen: {address}table   (on this machine: http://localhost:{server.effective_port}/table)\n"
           f"  host PIN: {table.pin}\n"
-          f"  games are kept in {app.config['DATABASE']}\n"
-          f"  camera: {'none: the host types the dice' if camera_loop is None else args.source or 'automatic'}",
+          f"  games are kept in {database}\n"
+          f"  settings: {settings.path or 'the defaults (no settings file)'}\n"
+          f"  camera: {camera_text}",
           flush=True)
     try:
         server.run()

@@ -14,7 +14,7 @@
   /* ----- speech: on by default here, with a toggle; browsers only speak after a first tap ----- */
   const toggle = $("#speech-toggle");
   const unlock = $("#speech-unlock");
-  toggle.checked = speech.enabled(true);
+  toggle.checked = speech.enabled(toggle.dataset.default !== "off");  // the settings' `speech`
   toggle.addEventListener("change", () => { speech.set(toggle.checked); showUnlock(); });
   unlock.addEventListener("click", () => { speech.say("The table will speak."); unlock.hidden = true; });
   function showUnlock() {
@@ -35,7 +35,8 @@
 
   function render() {
     const game = state.game;
-    $("#address").textContent = state.address || location.origin + "/";
+    $("#address").textContent = state.address_name || state.address || location.origin + "/";
+    $("#address-ip").textContent = state.address_name && state.address ? `or ${state.address}` : "";
     renderCamera(state.camera);
     renderStatus(game);
     renderScores(game);
