@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "read": ("read", "read the dice in photos of the table"),
     "calibrate": ("calibrate", "learn the table, the dice colours and the camera's exposure for the reader"),
     "watch": ("watch", "run the camera and the roll tracker and print each roll as it settles"),
+    "install-service": ("install_service", "make this installation a service that starts with the machine (systemd)"),
     "settings": ("settings", "show the settings in force and where they come from, or an example file"),
 }
 
