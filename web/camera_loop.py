@@ -15,11 +15,14 @@ from typing import Callable, Iterable, Protocol
 import cv2
 import numpy as np
 
+from camera import frame_problem
+
 log = logging.getLogger(__name__)
 
 JPEG_WIDTH = 960  # the table screen's camera view; the dice outlines are drawn by the page at full scale
 JPEG_QUALITY = 75
 BACKOFF_S = (0.5, 1, 2, 5, 10)
+SILENT_AFTER_S = 2.0  # a live camera that sends nothing for this long is reported lost on the pages
 
 
 class Source(Protocol):
@@ -58,12 +61,39 @@ class CameraLoop:
         self._frame: np.ndarray | None = None
         self._frame_number = 0
         self._jpeg: tuple[int, bytes] | None = None
+        self._watching: Source | None = None  # the live source being read, for the watchdog
+        self._last_frame_at = time.monotonic()
+        self._silent = False  # the pages were told that the camera sends nothing
+        self._trouble = ""  # what the source last said was wrong
+        self._silence_lock = threading.Lock()  # the watchdog and the frame loop change it in turn
 
     # ----- the thread ---------------------------------------------------------------------------------------
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self.run, name="camera", daemon=True)
         self._thread.start()
+        threading.Thread(target=self._watchdog, name="camera watchdog", daemon=True).start()
+
+    def _watchdog(self, every_s: float = 0.25) -> None:
+        """A live camera that stalls, or sends only corrupt frames, reopens itself inside its source while the
+        frame loop waits; this tells the pages so, so that the host types the dice meanwhile."""
+        while not self._stop.wait(every_s):
+            self.check_silence()
+
+    def check_silence(self) -> None:
+        with self._silence_lock:
+            source = self._watching
+            if source is None:
+                return
+            status = getattr(source, "status", "running")
+            if status != "running":
+                self._trouble = status  # the source's own words, kept: it says "running" between reopenings
+            if self._silent or time.monotonic() - self._last_frame_at < SILENT_AFTER_S:
+                return
+            self._silent = True
+            why = f" ({self._trouble})" if self._trouble else ""
+            self.table.camera_state("lost", f"The camera sends no pictures{why}. Type the dice meanwhile: it is "
+                                            "reopened as soon as it answers again.")
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
@@ -89,6 +119,8 @@ class CameraLoop:
                 self._wait_after_failure(failures, f"The camera stopped ({error}). Type the dice meanwhile.")
                 failures += 1
                 continue
+            finally:
+                self._watching = None
             if ended and not source.live:
                 self.table.camera_state("off", "The recording has ended: type the dice.")
                 return
@@ -105,9 +137,21 @@ class CameraLoop:
         tracker = self.make_tracker(self.table.colours_in_play())
         paced = not source.live
         wall_start = frame_start = None
+        self._last_frame_at = time.monotonic()
+        self._watching = source if source.live else None
         for t, image in source:
             if self._stop.is_set():
                 return False
+            problem = frame_problem(image)
+            if problem:  # a source that let a broken frame through: skip it, keep the last good picture
+                log.warning("camera frame skipped: %s", problem)
+                continue
+            with self._silence_lock:
+                self._last_frame_at, self._trouble = time.monotonic(), ""
+                if self._silent:
+                    self._silent = False
+                    self.table.camera_state("watching", f"The camera is back: watching the table "
+                                                        f"({source.description}).")
             if paced:
                 if wall_start is None:
                     wall_start, frame_start = time.monotonic(), t

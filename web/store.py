@@ -60,10 +60,21 @@ class DamagedDatabase(RuntimeError):
     """The database file is not ours or is damaged; it was moved aside to `kept_as`."""
 
     def __init__(self, path: str, kept_as: str, reason: str) -> None:
-        super().__init__(f"{path} could not be used ({reason}); it was kept as {kept_as} and a fresh one started")
+        super().__init__(f"The games file {path} could not be used ({reason}). It was kept as {kept_as} and a "
+                         "fresh one was started: set up a new game.")
         self.path = path
         self.kept_as = kept_as
         self.reason = reason
+
+
+class NotOurs(sqlite3.DatabaseError):
+    """A file SQLite can read that is not a sound qwixx-table database."""
+
+
+def _is_damage(error: sqlite3.DatabaseError) -> bool:
+    """Damaged or foreign content, as opposed to a file that cannot be opened or written."""
+    name = getattr(error, "sqlite_errorname", None) or ""
+    return isinstance(error, NotOurs) or name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT"))
 
 
 def token_hash(token: str) -> str:
@@ -91,14 +102,31 @@ class Store:
         try:
             self._db = self._open(path)
         except sqlite3.DatabaseError as error:
-            # A damaged or foreign file is kept for inspection, never overwritten.
-            kept_as = f"{path}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+            if not _is_damage(error):
+                # A file that cannot be opened or written (no such folder, read-only, disk full) is not
+                # damaged: moving it aside would hide every game in it, so the table does not start.
+                raise StorageError(f"The database {path} cannot be used ({error}): check that its folder exists "
+                                   "and is writable, and that the disk has free space.") from error
+            self.damaged = self._set_aside(path, str(error))
+            try:
+                self._db = self._open(path)
+            except sqlite3.DatabaseError as again:
+                raise StorageError(f"A fresh database {path} cannot be made ({again}).") from again
+
+    @staticmethod
+    def _set_aside(path: str, reason: str) -> DamagedDatabase:
+        """A damaged or foreign file is kept for inspection under a new name, never overwritten."""
+        stem = f"{path}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+        kept_as = next(name for name in (stem, *(f"{stem}-{n}" for n in range(2, 1000))) if not os.path.exists(name))
+        try:
             os.replace(path, kept_as)
             for suffix in ("-wal", "-shm"):
                 if os.path.exists(path + suffix):
                     os.replace(path + suffix, kept_as + suffix)
-            self.damaged = DamagedDatabase(path, kept_as, str(error))
-            self._db = self._open(path)
+        except OSError as error:
+            raise StorageError(f"The database {path} is damaged ({reason}) and cannot be moved aside "
+                               f"({error.strerror}).") from error
+        return DamagedDatabase(path, kept_as, reason)
 
     @staticmethod
     def _open(path: str) -> sqlite3.Connection:
@@ -107,9 +135,9 @@ class Store:
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
             tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables):
-                raise sqlite3.DatabaseError("not a qwixx-table database")
+                raise NotOurs("not a qwixx-table database")
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise sqlite3.DatabaseError("the file failed SQLite's integrity check")
+                raise NotOurs("the file failed SQLite's integrity check")
             db.execute("PRAGMA journal_mode = WAL")
             # FULL: an acknowledged action survives a power cut, not only a crash of the process.
             db.execute("PRAGMA synchronous = FULL")
@@ -161,14 +189,24 @@ class Store:
 
     # games ------------------------------------------------------------------------------------------
 
-    def new_game(self, setup: dict, origin: str = "played", actions: list[dict] = (), now: float | None = None) -> int:
-        """Store a game with its setup (and, for an imported record, all its actions) in one transaction."""
+    def new_game(self, setup: dict, origin: str = "played", actions: list[dict] = (), now: float | None = None, *,
+                 result: dict | None = None, abandon: int | None = None, phones_from: int | None = None) -> int:
+        """Store a game in one transaction, so that a failed write leaves everything as it was: its setup, its
+        actions and `result` (an imported record, kept as finished), the game in progress it ends (`abandon`)
+        and the game whose phones keep their seats (`phones_from`, "play again")."""
         now = time.time() if now is None else now
         with self._writing() as db:
-            game_id = db.execute("INSERT INTO games (created, setup, origin) VALUES (?, ?, ?)",
-                                 (now, json.dumps(setup), origin)).lastrowid
+            if abandon is not None:
+                db.execute("UPDATE games SET origin = 'abandoned' WHERE id = ?", (abandon,))
+            game_id = db.execute("INSERT INTO games (created, setup, origin, finished, result) VALUES (?, ?, ?, ?, ?)",
+                                 (now, json.dumps(setup), origin, None if result is None else now,
+                                  None if result is None else json.dumps(result))).lastrowid
             db.executemany("INSERT INTO actions (game_id, seq, at, action) VALUES (?, ?, ?, ?)",
                            [(game_id, seq, now, json.dumps(action)) for seq, action in enumerate(actions)])
+            if phones_from is not None:
+                db.execute("INSERT OR IGNORE INTO seat_tokens (token_hash, game_id, person, joined) "
+                           "SELECT token_hash, ?, person, joined FROM seat_tokens WHERE game_id = ?",
+                           (game_id, phones_from))
         return game_id
 
     def append_action(self, game_id: int, seq: int, action: dict, now: float | None = None) -> None:
@@ -238,12 +276,6 @@ class Store:
 
     def joined_people(self, game_id: int) -> set[int]:
         return {row[0] for row in self._read("SELECT person FROM seat_tokens WHERE game_id = ?", (game_id,))}
-
-    def copy_seat_tokens(self, from_game: int, to_game: int) -> None:
-        """'Play again' with the same people: every phone keeps its place."""
-        with self._writing() as db:
-            db.execute("INSERT OR IGNORE INTO seat_tokens (token_hash, game_id, person, joined) "
-                       "SELECT token_hash, ?, person, joined FROM seat_tokens WHERE game_id = ?", (to_game, from_game))
 
     def add_host_token(self, token: str, now: float | None = None) -> None:
         self._write("INSERT INTO host_tokens (token_hash, created) VALUES (?, ?)",

@@ -112,11 +112,9 @@ class Table:
     def start_game(self, setup: Setup, keep_phones_of: int | None = None) -> Session:
         with self._lock:
             Session(0, setup)  # the referee checks names, variant and seats before anything is stored
-            if self.session is not None and not self.session.finished:
-                self.store.abandon_game(self.session.game_id)
-            game_id = self.store.new_game(setup.to_json())
-            if keep_phones_of is not None:
-                self.store.copy_seat_tokens(keep_phones_of, game_id)
+            in_progress = self.session is not None and not self.session.finished
+            game_id = self.store.new_game(setup.to_json(), abandon=self.session.game_id if in_progress else None,
+                                          phones_from=keep_phones_of)
             self.session = Session(game_id, setup)
             self.pending_roll = None
             self.publish()
@@ -381,9 +379,8 @@ class Table:
         variant = games[0].variant
         setup = Setup(variant.to_json_players(games[0].players), variant.name, 0, 0, record.match)
         session = Session.replay(0, setup, log)
-        game_id = self.store.new_game(setup.to_json(), origin="imported", actions=log)
-        self.store.finish_game(game_id, session.result())  # kept as it is: an unfinished record stays unfinished
-        return game_id
+        # Kept as it is, in the list of finished games: an unfinished record stays unfinished.
+        return self.store.new_game(setup.to_json(), origin="imported", actions=log, result=session.result())
 
     # ----- host ---------------------------------------------------------------------------------------------
 

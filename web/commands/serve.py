@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
 
     from web.app import create_app
     from web.settings import EX_CONFIG, SettingsError, for_command
+    from web.store import StorageError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
@@ -103,9 +104,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"qwixx-table: {error}", file=sys.stderr)
         return EX_CONFIG
     database = settings.database_path()
-    database.parent.mkdir(parents=True, exist_ok=True)
-    app = create_app({"DATABASE": str(database), "HOST_PIN": settings.host_pin or None,
-                      "SPEECH": settings.speech, "TIMER": settings.timer})
+    try:
+        database.parent.mkdir(parents=True, exist_ok=True)
+        app = create_app({"DATABASE": str(database), "HOST_PIN": settings.host_pin or None,
+                          "SPEECH": settings.speech, "TIMER": settings.timer})
+    except (OSError, StorageError) as error:
+        print(f"qwixx-table: cannot keep games in {database}: {error}", file=sys.stderr)
+        return 1
     table = app.extensions["qwixx"]
     try:
         server = create_server(app, host=settings.host, port=settings.port, threads=app.config["MAX_STREAMS"] + 8,
