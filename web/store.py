@@ -227,6 +227,8 @@ class Store:
         self._write("UPDATE games SET finished = NULL, result = NULL WHERE id = ?", (game_id,))
 
     def game(self, game_id: int) -> StoredGame | None:
+        if not 0 <= game_id < 2**63:  # past SQLite's integers (an address typed by hand): no such game
+            return None
         rows = self._read("SELECT id, created, setup, origin, finished, result FROM games WHERE id = ?", (game_id,))
         if not rows:
             return None
