@@ -24,6 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
              help="where games are kept (default: qwixx.sqlite in the data folder)")
 
 
+STREAM_BUFFER_BYTES = 256 * 1024
+
+
 def lan_address() -> str:
     """This machine's address on the local network (no packet is sent), or loopback when there is none."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
@@ -113,8 +116,11 @@ def run(args: argparse.Namespace) -> int:
         return 1
     table = app.extensions["qwixx"]
     try:
+        # A live page's stream never ends, and waitress keeps everything written to a response's buffer until
+        # the buffer reaches outbuf_high_watermark (16 MB by default, waitress issue #265): 16 MB per open page.
+        # A small watermark makes it start a fresh buffer (and free the old one) every 256 KB.
         server = create_server(app, host=settings.host, port=settings.port, threads=app.config["MAX_STREAMS"] + 8,
-                               ident="qwixx-table")
+                               ident="qwixx-table", outbuf_high_watermark=STREAM_BUFFER_BYTES)
     except OSError as error:
         print(f"qwixx-table: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
         return 1
