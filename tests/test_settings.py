@@ -195,3 +195,19 @@ def _host_cookie(client) -> tuple[str, str]:
     from web.auth import HOST_COOKIE
 
     return HOST_COOKIE, client.get_cookie(HOST_COOKIE).value
+
+
+def test_the_camera_commands_read_the_settings_too(tmp_path, capsys):
+    from tests.test_watch import FILM
+
+    path = write(tmp_path / "settings.toml", f'source = "{FILM}"\n')
+    assert cli.main(["watch", "--config", str(path), "--json"]) == 0
+    from_settings = capsys.readouterr().out
+    assert cli.main(["watch", "--source", str(FILM), "--json"]) == 0
+    assert from_settings == capsys.readouterr().out and '"roll-started"' in from_settings
+    write(path, 'source = "demo"\ncalibration = "missing.json"\n')
+    assert cli.main(["watch", "--config", str(path)]) == 1
+    assert str(tmp_path / "missing.json") in capsys.readouterr().err  # relative to the settings file
+    write(path, "resolution = 1280\n")
+    assert cli.main(["calibrate", "--config", str(path)]) == 1
+    assert "resolution must be WIDTHxHEIGHT" in capsys.readouterr().err

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from web.commands.camera_options import add_camera_options
+from web.commands.camera_options import add_camera_options, camera_settings
 
 FRAMES_AVERAGED = 8  # a camera's noise averaged away
 
@@ -40,9 +40,12 @@ def run(args: argparse.Namespace) -> int:
     from calibration.learn import learn
     from vision import read_dice
 
-    path = args.calibration or calibration.default_path()
+    settings = camera_settings(args)
+    if settings is None:
+        return 1
+    path = settings.calibration_path() or calibration.default_path()
     try:
-        source = camera.open_source(args.source or camera.default_source())
+        source = camera.open_source(settings.source, size=settings.size)
     except camera.SourceError as error:
         print(f"qwixx-table: {error}", file=sys.stderr)
         return 1

@@ -1,4 +1,5 @@
-"""The options every camera command shares (--source, --calibration), and opening what they name."""
+"""The options every camera command shares (--source, --calibration, --resolution over the settings file), and
+opening what they name."""
 from __future__ import annotations
 
 import argparse
@@ -6,19 +7,32 @@ import sys
 
 
 def add_camera_options(parser: argparse.ArgumentParser) -> None:
+    """--source, --calibration and --resolution over the settings file's (--config)."""
     from camera import SOURCE_HELP
+    from web.settings import add_config_option, add_flag
 
-    parser.add_argument(
-        "--source",
-        default=None,
-        help=f"where frames come from: {SOURCE_HELP} (default: the Pi camera when there is one, else demo)",
-    )
-    parser.add_argument(
-        "--calibration",
-        default=None,
-        metavar="FILE",
-        help="calibration file (default: the one `qwixx-table calibrate` saved in your config folder, if any)",
-    )
+    add_config_option(parser)
+    add_flag(parser, "source",
+             help=f"where frames come from: {SOURCE_HELP} (default: the settings' source; auto, the Pi camera when "
+                  "there is one, else demo)")
+    add_flag(parser, "calibration", metavar="FILE",
+             help="calibration file (default: the settings', else the one `qwixx-table calibrate` saved, if any)")
+    add_flag(parser, "resolution", metavar="WIDTHxHEIGHT", help="size the camera is asked for (default: 1280x720)")
+
+
+def camera_settings(args: argparse.Namespace):
+    """The settings for a camera command, with `source` made concrete; None after printing why not."""
+    from dataclasses import replace
+
+    import camera
+    from web.settings import SettingsError, for_command
+
+    try:
+        settings = for_command(args)
+    except SettingsError as error:
+        print(f"qwixx-table: {error}", file=sys.stderr)
+        return None
+    return replace(settings, source=camera.default_source()) if settings.source == "auto" else settings
 
 
 def colours_option(text: str) -> tuple[str, ...]:
@@ -31,19 +45,22 @@ def colours_option(text: str) -> tuple[str, ...]:
     return colours
 
 
-def open_camera(args: argparse.Namespace, size: tuple[int, int] = (1280, 720)):
-    """(source, calibration) for the command's options, or None after printing why not."""
+def open_camera(args: argparse.Namespace):
+    """(source, calibration) for the command's options and settings, or None after printing why not."""
     import calibration
     import camera
 
+    settings = camera_settings(args)
+    if settings is None:
+        return None
     try:
-        found = calibration.find(args.calibration)
+        found = calibration.find(settings.calibration_path())
     except calibration.CalibrationError as error:
         print(f"qwixx-table: {error}", file=sys.stderr)
         return None
     locked = found.exposure.as_controls() if found is not None and found.exposure is not None else None
     try:
-        source = camera.open_source(args.source or camera.default_source(), size=size, locked_controls=locked)
+        source = camera.open_source(settings.source, size=settings.size, locked_controls=locked)
     except camera.SourceError as error:
         print(f"qwixx-table: {error}", file=sys.stderr)
         return None

@@ -12,12 +12,10 @@ from web.commands.camera_options import add_camera_options
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from web.settings import add_config_option, add_flag
+    from web.settings import add_flag
 
-    add_camera_options(parser)
-    add_config_option(parser)
+    add_camera_options(parser)  # --config, --source, --calibration, --resolution
     parser.epilog = "--source none runs without a camera: the host types the dice on the table screen."
-    add_flag(parser, "resolution", metavar="WIDTHxHEIGHT", help="size the camera is asked for (default: 1280x720)")
     add_flag(parser, "host", help="address to listen on (default: 0.0.0.0, every network)")
     add_flag(parser, "port", type=int, help="port to listen on (default: 8000)")
     add_flag(parser, "database", metavar="FILE",
