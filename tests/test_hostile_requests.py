@@ -64,7 +64,7 @@ def inside(path: Path, folder: Path) -> bool:
 
 # ----- the app and its users ---------------------------------------------------------------------------------------
 
-class Table:
+class TableUnderTest:
     """An app with a game in progress, a host, a phone for each person and a stranger."""
 
     def __init__(self, folder: Path) -> None:
@@ -153,7 +153,7 @@ def url_for(rule, data) -> str:
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory):
-    return Table(tmp_path_factory.mktemp("hostile"))
+    return TableUnderTest(tmp_path_factory.mktemp("hostile"))
 
 
 def endpoints(app) -> list[tuple]:
@@ -282,7 +282,7 @@ def test_no_token_ever_reaches_a_log(tmp_path, caplog):
     assert "host PIN" in printed and not any(token in printed for token in tokens)
 
     caplog.set_level(logging.DEBUG)
-    table = Table(tmp_path / "in-process")
+    table = TableUnderTest(tmp_path / "in-process")
     table.phones[0].post("/api/act", json={"seat": 2, "action": "pass"})
     table.table.store._db.execute("PRAGMA query_only = ON")
     assert table.phones[1].post("/api/act", json={"seat": 1, "action": "pass"}).status_code == 503  # logged

@@ -78,9 +78,9 @@ class CameraLoop:
         """A live camera that stalls, or sends only corrupt frames, reopens itself inside its source while the
         frame loop waits; this tells the pages so, so that the host types the dice meanwhile."""
         while not self._stop.wait(every_s):
-            self.check_silence()
+            self._check_silence()
 
-    def check_silence(self) -> None:
+    def _check_silence(self) -> None:
         with self._silence_lock:
             source = self._watching
             if source is None:
