@@ -375,3 +375,27 @@ def test_a_damaged_or_foreign_database_is_kept_aside_and_the_table_starts_fresh(
         assert server.state()["notice"] is None and server.state()["game"]["seats"] == PLAYERS
     finally:
         server.stop()
+
+
+def test_the_table_screen_says_the_camera_is_lost(tmp_path):
+    """In a real browser: a camera that never answers (webcam 7: no such device) is said on the table screen,
+    and the host can type the dice there."""
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    from tests.test_web_browser import CHROMIUM, CHROMIUM_ARGS
+
+    server = Server(tmp_path, source="7")
+    server.start()
+    try:
+        server.wait_for(lambda state: state["camera"]["state"] == "lost", "the camera reported lost", timeout=30)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page()
+                page.goto(f"{server.url}/table")
+                message = page.locator("#camera-message")
+                message.wait_for(state="visible", timeout=20_000)
+                assert "sends no pictures" in message.inner_text() and "Type the dice" in message.inner_text()
+            finally:
+                browser.close()
+    finally:
+        server.stop()
