@@ -2,6 +2,7 @@
 stalls, sends garbage or is unplugged, a database that cannot be written, and a damaged or foreign database."""
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import sqlite3
@@ -99,7 +100,7 @@ def test_killed_at_any_moment_nothing_acknowledged_is_lost(server):
                     path, body = legal_step(server.state())
                     in_flight[0] = (path, body)
                     status, answer = host.request("POST", path, body if body is not None else {})
-                except OSError:
+                except (OSError, http.client.HTTPException):
                     return  # the server died under this request
                 assert status in (200, 201), answer
                 acknowledged.append((comparable(answer), len(stored_log(server.database))))
