@@ -30,6 +30,11 @@ ACHROMATIC_CHROMA = 16.0
 WARM_WHITE_LIGHTNESS = 60.0
 # White dice are light: a face this dark with dark pips is grey, brown or gold: "other".
 DARKEST_WHITE = 45.0
+# Without a calibration, faces are judged as if lit so that the frame's bright end (its WHITE_PERCENTILE
+# lightness) were WHITE_REFERENCE: a dim room darkens and dulls every die alike. The gain is capped.
+WHITE_PERCENTILE = 97
+WHITE_REFERENCE = 90.0
+MAX_GAIN = 2.5
 # With a calibration, a face further than this (Delta E) from every calibrated colour is named by hue.
 CALIBRATED_DISTANCE = 25.0
 
@@ -66,15 +71,24 @@ def measure_face(frame: np.ndarray, x: float, y: float, extent: float) -> Face:
     return Face((float(face[0]), float(face[1]), float(face[2])), contrast)
 
 
-def name_colour(face: Face, calibration=None) -> str:
-    """white, red, yellow, green, blue, black or other."""
+def light_gain(frame: np.ndarray) -> float:
+    """How much brighter the frame would be in good light (1 when its bright end is already white)."""
+    small = cv2.resize(frame, (64, 36), interpolation=cv2.INTER_AREA)
+    lightness = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)[..., 0]
+    white = float(np.percentile(lightness, WHITE_PERCENTILE))
+    return float(np.clip(WHITE_REFERENCE / max(white, 1.0), 1.0, MAX_GAIN))
+
+
+def name_colour(face: Face, calibration=None, gain: float = 1.0) -> str:
+    """white, red, yellow, green, blue, black or other; `gain` from light_gain (without a calibration)."""
     if calibration is not None and calibration.colours:
         distances = {name: math.dist(face.lab, known.face) for name, known in calibration.colours.items()}
         nearest = min(distances, key=distances.get)
         if distances[nearest] <= CALIBRATED_DISTANCE:
             return nearest
     lightness, a, b = face.lab
-    chroma = math.hypot(a, b)
+    # Dim light darkens a face more than it dulls its colour (camera gamma and white balance).
+    lightness, chroma = min(100.0, lightness * gain), math.hypot(a, b) * math.sqrt(gain)
     hue = math.degrees(math.atan2(b, a)) % 360
     for name, first, last, least_chroma, least_lightness in QWIXX_HUES:
         if first <= hue < last and chroma >= least_chroma and lightness >= least_lightness:

@@ -1,4 +1,7 @@
-"""Constants the reader and the training script must agree on (changing one means retraining)."""
+"""What the reader and the training script must agree on (changing one means retraining), and the crop."""
+import cv2
+import numpy as np
+
 
 # The classifier sees a CROP_SIZE square crop whose side is CROP_MARGIN times the die's extent.
 CROP_SIZE = 32
@@ -8,3 +11,21 @@ DETECTOR_EXTENT = 12.0
 # Both networks take (pixel - PIXEL_MEAN) * PIXEL_SCALE, BGR order.
 PIXEL_MEAN = 128.0
 PIXEL_SCALE = 1 / 64
+
+
+def crop_around(frame: np.ndarray, x: float, y: float, side: float, size: int) -> np.ndarray:
+    """A size x size square of the frame centred on (x, y), `side` pixels across; outside is grey."""
+    height, width = frame.shape[:2]
+    x0, y0 = int(round(x - side / 2)), int(round(y - side / 2))
+    x1, y1 = int(round(x + side / 2)), int(round(y + side / 2))
+    x1, y1 = max(x1, x0 + 1), max(y1, y0 + 1)
+    inside = frame[max(y0, 0):min(y1, height), max(x0, 0):min(x1, width)]
+    if inside.size == 0:
+        return np.full((size, size, 3), 128, np.uint8)
+    if (x0, y0, x1, y1) != (max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)):
+        inside = cv2.copyMakeBorder(
+            inside, max(0, -y0), max(0, y1 - height), max(0, -x0), max(0, x1 - width),
+            cv2.BORDER_CONSTANT, value=(128, 128, 128),
+        )
+    interpolation = cv2.INTER_AREA if inside.shape[0] > size else cv2.INTER_LINEAR
+    return cv2.resize(inside, (size, size), interpolation=interpolation)

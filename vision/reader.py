@@ -9,8 +9,9 @@ How it works, and why:
    milliseconds, where colour or edge thresholds would depend on the table.
 2. Read each die. A crop around each candidate, cut from the full-resolution frame, goes to a second
    small network (models/classifier.onnx): not a die, 1-6, or a die whose top cannot be read (cocked,
-   hidden). A value is reported only when the network is sure of it in two orientations of the crop;
-   otherwise the value is None and the reading says why (see `_problem`).
+   hidden). A value is reported only when the network is sure of it in two orientations of the crop,
+   or fairly sure with a classical pip count (vision/pips.py) agreeing; otherwise the value is None
+   and the reading says why.
 3. Name the colour from robust statistics of the die's face in CIELAB (classical, see vision/colour.py),
    or by the nearest calibrated colour when a calibration is given.
 Both networks are trained by vision/training/train.py and run with cv2.dnn: no large framework at run time.
@@ -26,6 +27,7 @@ import cv2
 import numpy as np
 
 from vision import colour, geometry
+from vision.pips import count_pips
 from vision.readings import DieReading
 
 MODELS = Path(__file__).resolve().parent / "models"
@@ -36,18 +38,23 @@ HEAT_THRESHOLD = 0.3
 LEVEL_BAND = (7.0, 18.0)
 LEVEL_STEP = 2.2
 BAND_SLACK = 1.5
-MAX_CANDIDATES = 40
+MAX_CANDIDATES = 24
 # Without a calibration, the smallest die looked for is this share of the frame's shorter side (and never
 # under SMALLEST_DIE pixels), the largest LARGEST_DIE_SHARE of it.
 SMALLEST_DIE = 12.0
-SMALLEST_DIE_SHARE = 0.02
+SMALLEST_DIE_SHARE = 0.025
 LARGEST_DIE_SHARE = 0.5
 # Reading: the value must have at least this probability (among values) in both orientations.
-VALUE_CONFIDENCE = 0.85
+VALUE_CONFIDENCE = 0.9
+# Below that, a value this likely is given when the classical pip count agrees (vision/pips.py).
+PIP_AGREEMENT_PROBABILITY = 0.4
 DIE_PROBABILITY = 0.5
+SURE_DIE = 0.9  # a thing this likely a die is reported even when it shows no pips
+SECOND_LOOK = 0.2  # a candidate at least this likely a die is classified in a second orientation
 # Below this extent a die's pips are a pixel or two: its value is never given.
 READABLE_EXTENT = 11.0
 EDGE_MARGIN = 0.15  # share of the extent that may lie outside the frame before the die counts as cut off
+LARGER_DIE = 1.6  # a die this much larger than another found inside it is the real one
 NOT_A_DIE, UNREADABLE = 0, 7
 
 
@@ -97,12 +104,13 @@ class DiceReader:
         if not candidates:
             return []
         probabilities = self.classify(frame, candidates)
-        readings = []
+        gain = colour.light_gain(frame) if calibration is None else 1.0
+        found = []
         for candidate, probs in zip(candidates, probabilities):
-            reading = self._reading(frame, candidate, probs, calibration)
+            reading = self._reading(frame, candidate, probs, calibration, gain)
             if reading is not None:
-                readings.append(reading)
-        return readings
+                found.append((candidate, reading))
+        return [reading for candidate, reading in found if not _within_larger_die(candidate, found)]
 
     # -- 1. finding dice -------------------------------------------------------------------------
 
@@ -110,7 +118,8 @@ class DiceReader:
         """Scales at which to run the detector so that every die size looked for lands in its band."""
         short_side = min(frame_shape[:2])
         if calibration is not None:
-            extent = calibration.die_size * 1.2  # a top face's box, a little larger when turned
+            die_size = calibration.scaled_to(frame_shape[1], frame_shape[0]).die_size
+            extent = die_size * 1.2  # a top face's box, a little larger when turned
             return [math.sqrt(LEVEL_BAND[0] * LEVEL_BAND[1]) / extent]
         smallest = max(SMALLEST_DIE, SMALLEST_DIE_SHARE * short_side)
         largest = LARGEST_DIE_SHARE * short_side
@@ -124,65 +133,93 @@ class DiceReader:
         height, width = frame.shape[:2]
         scales = self.levels(frame.shape, calibration)
         found: list[Candidate] = []
+        level, level_scale = frame, 1.0
         for index, scale in enumerate(scales):
+            # Each level is made from the one before (cheap); a halving or less needs area averaging.
             size = (max(8, round(width * scale)), max(8, round(height * scale)))
-            interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-            level = cv2.resize(frame, size, interpolation=interpolation)
+            shrink = scale / level_scale
+            level = cv2.resize(level, size, interpolation=cv2.INTER_AREA if shrink < 0.5 else cv2.INTER_LINEAR)
+            level_scale = scale
             sx, sy = width / size[0], height / size[1]
             # The size output is only roughly right: bands overlap by BAND_SLACK, duplicates are merged below.
             low = 0.0 if index == 0 or calibration is not None else LEVEL_BAND[0] / BAND_SLACK
             high = math.inf if index == len(scales) - 1 or calibration is not None else LEVEL_BAND[1] * BAND_SLACK
-            for x, y, extent, score in self._peaks(level):
-                if low <= extent < high:
-                    found.append(Candidate(x * sx, y * sy, extent * math.sqrt(sx * sy), score))
+            x, y, extent, score = self._peaks(level)
+            extent = extent * math.sqrt(sx * sy)
+            keep = (extent >= low * math.sqrt(sx * sy)) & (extent < high * math.sqrt(sx * sy))
+            found += [Candidate(*c) for c in zip(x[keep] * sx, y[keep] * sy, extent[keep], score[keep])]
         return _suppress_duplicates(found)[:MAX_CANDIDATES]
 
     def _peaks(self, level: np.ndarray):
+        """Centres (x, y), extents and heat of the strongest local maxima of the heat-map, level pixels."""
         blob = cv2.dnn.blobFromImage(level, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3)
         self.detector.setInput(blob)
         out = self.detector.forward()[0]
-        heat = 1 / (1 + np.exp(-out[0]))
-        is_peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > HEAT_THRESHOLD)
+        logits = out[0]
+        threshold = math.log(HEAT_THRESHOLD / (1 - HEAT_THRESHOLD))
+        is_peak = (logits >= cv2.dilate(logits, np.ones((3, 3), np.uint8))) & (logits > threshold)
+        i, j = np.nonzero(is_peak)
+        strongest = np.argsort(-logits[i, j])[:MAX_CANDIDATES]
+        i, j = i[strongest], j[strongest]
         stride = 4
-        for i, j in zip(*np.nonzero(is_peak)):
-            x = j * stride + (stride - 1) / 2 + out[2, i, j] * stride
-            y = i * stride + (stride - 1) / 2 + out[3, i, j] * stride
-            yield x, y, geometry.DETECTOR_EXTENT * 2.0 ** float(out[1, i, j]), float(heat[i, j])
+        x = j * stride + (stride - 1) / 2 + out[2, i, j] * stride
+        y = i * stride + (stride - 1) / 2 + out[3, i, j] * stride
+        extent = geometry.DETECTOR_EXTENT * np.exp2(out[1, i, j])
+        return x, y, extent, 1 / (1 + np.exp(-logits[i, j]))
 
     # -- 2. reading each die ---------------------------------------------------------------------
 
     def classify(self, frame: np.ndarray, candidates: list[Candidate]) -> np.ndarray:
-        """Class probabilities per candidate, the mean over the crop and the crop turned a quarter."""
-        crops = [crop_around(frame, c.x, c.y, c.extent * geometry.CROP_MARGIN, geometry.CROP_SIZE) for c in candidates]
-        turned = [np.ascontiguousarray(np.rot90(crop)) for crop in crops]
-        blob = cv2.dnn.blobFromImages(crops + turned, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3)
+        """Class probabilities per candidate for the crop and the crop turned a quarter, (n, 2, classes).
+
+        Only a candidate that may be a die is looked at a second time; for the rest the first look
+        stands for both.
+        """
+        crops = [geometry.crop_around(frame, c.x, c.y, c.extent * geometry.CROP_MARGIN, geometry.CROP_SIZE)
+                 for c in candidates]
+        first = self._classify(crops)
+        second = first.copy()
+        again = np.nonzero(first[:, NOT_A_DIE] < 1 - SECOND_LOOK)[0]
+        if len(again):
+            second[again] = self._classify([np.ascontiguousarray(np.rot90(crops[k])) for k in again])
+        return np.stack([first, second], axis=1)
+
+    def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
+        blob = cv2.dnn.blobFromImages(crops, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3)
         self.classifier.setInput(blob)
         logits = self.classifier.forward()
         logits = logits - logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
-        probs /= probs.sum(axis=1, keepdims=True)
-        n = len(candidates)
-        return np.stack([probs[:n], probs[n:]], axis=1)  # (n, 2 orientations, classes)
+        return probs / probs.sum(axis=1, keepdims=True)
 
-    def _reading(self, frame, candidate: Candidate, probs: np.ndarray, calibration) -> DieReading | None:
+    def _reading(self, frame, candidate: Candidate, probs: np.ndarray, calibration, gain: float) -> DieReading | None:
         mean = probs.mean(axis=0)
         die_probability = 1.0 - mean[NOT_A_DIE]
         if die_probability < DIE_PROBABILITY:
             return None
         face = colour.measure_face(frame, candidate.x, candidate.y, candidate.extent)
-        name = colour.name_colour(face, calibration)
         corners, center = _top_face(frame, candidate)
         # Probabilities of each value given that this is a die, per orientation.
         value_probs = probs[:, 1:7] / np.maximum(1.0 - probs[:, NOT_A_DIE:NOT_A_DIE + 1], 1e-6)
         best = int(np.argmax(value_probs.mean(axis=0)))
         sure = float(np.min(value_probs[:, best]))
-        problem = self._problem(frame, candidate, mean, sure)
+        problem = self._problem(frame, candidate, mean)
+        if problem is None and sure < VALUE_CONFIDENCE:
+            # Not sure enough alone: a classical pip count that agrees makes it sure.
+            likely = float(value_probs[:, best].mean()) >= PIP_AGREEMENT_PROBABILITY
+            pips = count_pips(frame, candidate.x, candidate.y, candidate.extent, face.lab, face.pip_contrast) if likely else None
+            if pips == best + 1:
+                sure = max(sure, VALUE_CONFIDENCE)
+            else:
+                problem = "blurred" if _is_blurred(frame, candidate) else "occluded"
         if problem is None:
             value, confidence = best + 1, die_probability * sure
+        elif face.pip_contrast == 0 and die_probability < SURE_DIE and problem != "edge":
+            return None  # no value and no pips: a button, a coin, a screw head, not a die
         else:
-            value, confidence = None, die_probability * (1.0 - sure if problem != "cocked" else mean[UNREADABLE])
+            value, confidence = None, die_probability * (mean[UNREADABLE] if problem == "cocked" else 1.0 - sure)
         return DieReading(
-            colour=name,
+            colour=colour.name_colour(face, calibration, gain),
             value=value,
             confidence=float(np.clip(confidence, 0.0, 1.0)),
             center=center,
@@ -190,8 +227,8 @@ class DiceReader:
             problem=problem,
         )
 
-    def _problem(self, frame, candidate: Candidate, mean: np.ndarray, sure: float) -> str | None:
-        """Why the value cannot be given safely, or None when it can."""
+    def _problem(self, frame, candidate: Candidate, mean: np.ndarray) -> str | None:
+        """What stops the die being read whatever the classifier says: cut off, too small, cocked."""
         height, width = frame.shape[:2]
         half = candidate.extent / 2 * (1 - 2 * EDGE_MARGIN)
         if (candidate.x - half < 0 or candidate.y - half < 0
@@ -201,11 +238,7 @@ class DiceReader:
             return "small"
         if mean[UNREADABLE] > max(mean[1:7]):
             return "cocked"
-        if sure >= VALUE_CONFIDENCE:
-            return None
-        if _is_blurred(frame, candidate):
-            return "blurred"
-        return "occluded"
+        return None
 
 
 _default_reader: DiceReader | None = None
@@ -222,28 +255,10 @@ def read_dice(frame_bgr: np.ndarray, calibration=None) -> list[DieReading]:
         return _default_reader.read(frame_bgr, calibration)
 
 
-def crop_around(frame: np.ndarray, x: float, y: float, side: float, size: int) -> np.ndarray:
-    """A size x size square of the frame centred on (x, y), `side` pixels across; outside is grey."""
-    height, width = frame.shape[:2]
-    x0, y0 = int(round(x - side / 2)), int(round(y - side / 2))
-    x1, y1 = int(round(x + side / 2)), int(round(y + side / 2))
-    x1, y1 = max(x1, x0 + 1), max(y1, y0 + 1)
-    inside = frame[max(y0, 0):min(y1, height), max(x0, 0):min(x1, width)]
-    if inside.size == 0:
-        return np.full((size, size, 3), 128, np.uint8)
-    if (x0, y0, x1, y1) != (max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)):
-        inside = cv2.copyMakeBorder(
-            inside, max(0, -y0), max(0, y1 - height), max(0, -x0), max(0, x1 - width),
-            cv2.BORDER_CONSTANT, value=(128, 128, 128),
-        )
-    interpolation = cv2.INTER_AREA if inside.shape[0] > size else cv2.INTER_LINEAR
-    return cv2.resize(inside, (size, size), interpolation=interpolation)
-
-
 def _top_face(frame: np.ndarray, candidate: Candidate):
     """The top face's outline (a square turned to the die's edges) and its centre."""
     side = 24
-    patch = crop_around(frame, candidate.x, candidate.y, candidate.extent, side)
+    patch = geometry.crop_around(frame, candidate.x, candidate.y, candidate.extent, side)
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1)
@@ -263,7 +278,7 @@ def _top_face(frame: np.ndarray, candidate: Candidate):
 
 def _is_blurred(frame: np.ndarray, candidate: Candidate) -> bool:
     """Sharpness against contrast: a sharp die has edges about as strong as its contrast allows."""
-    patch = crop_around(frame, candidate.x, candidate.y, candidate.extent, 32)
+    patch = geometry.crop_around(frame, candidate.x, candidate.y, candidate.extent, 32)
     grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
     contrast = float(np.percentile(grey, 95) - np.percentile(grey, 5))
     if contrast < 1:
@@ -271,6 +286,15 @@ def _is_blurred(frame: np.ndarray, candidate: Candidate) -> bool:
     gradient = cv2.magnitude(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
     # A step edge across 32 pixels gives a peak gradient of about 4 x contrast with Sobel; blur spreads it.
     return float(np.percentile(gradient, 99)) < 0.8 * contrast
+
+
+def _within_larger_die(candidate: Candidate, found) -> bool:
+    """A pip or a patch of a large die, found again as a small die of its own."""
+    return any(
+        other.extent > LARGER_DIE * candidate.extent
+        and math.hypot(candidate.x - other.x, candidate.y - other.y) < other.extent / 2
+        for other, _ in found
+    )
 
 
 def _suppress_duplicates(candidates: list[Candidate]) -> list[Candidate]:

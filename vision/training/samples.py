@@ -67,7 +67,7 @@ def warp_view(scene: Scene, center, scale: float, angle: float, flip: bool, size
 def recolour(image: np.ndarray, rng) -> np.ndarray:
     """Random light and colour: hue turns, white balance, exposure, contrast, blur, noise, inversion."""
     out = image.astype(np.float32)
-    if rng.random() < 0.6:
+    if rng.random() < 0.4:
         hsv = cv2.cvtColor(out / 255.0, cv2.COLOR_BGR2HSV)
         hsv[..., 0] = (hsv[..., 0] + rng.uniform(0, 360)) % 360
         hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.4, 1.5), 0, 1)
@@ -76,9 +76,9 @@ def recolour(image: np.ndarray, rng) -> np.ndarray:
     out = (out - 128) * rng.uniform(0.6, 1.3) + 128 + rng.uniform(-40, 30)
     gamma = rng.uniform(0.7, 1.4)
     out = 255.0 * (np.clip(out, 0, 255) / 255.0) ** gamma
-    if rng.random() < 0.1:
+    if rng.random() < 0.05:
         out = 255.0 - out
-    if rng.random() < 0.1:
+    if rng.random() < 0.05:
         out[:] = out.mean(axis=2, keepdims=True)
     if rng.random() < 0.3:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.2))

@@ -30,26 +30,45 @@ MODELS = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_VIEW = 96
 
 
-def conv(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> list[nn.Module]:
-    return [nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=False),
-            nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+def conv(cin: int, cout: int, stride: int = 1, dilation: int = 1, fused: bool = False) -> list[nn.Module]:
+    """3x3 convolution, batch norm, ReLU; `fused`: batch norm already folded into the convolution,
+    as in an exported ONNX file (for fine-tuning from one)."""
+    convolution = nn.Conv2d(cin, cout, 3, stride, padding=dilation, dilation=dilation, bias=fused)
+    return [convolution, nn.ReLU(inplace=True)] if fused else [convolution, nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
 
-def detector_net() -> nn.Module:
+def detector_net(fused: bool = False) -> nn.Module:
     """Fully convolutional; output at 1/4 resolution: heat logit, log2 size, x and y offset."""
     return nn.Sequential(
-        *conv(3, 8, 2), *conv(8, 16, 2), *conv(16, 16), *conv(16, 16, dilation=2), *conv(16, 16, dilation=4),
+        *conv(3, 8, 2, fused=fused), *conv(8, 16, 2, fused=fused), *conv(16, 16, fused=fused),
+        *conv(16, 16, dilation=2, fused=fused), *conv(16, 16, dilation=4, fused=fused),
         nn.Conv2d(16, 4, 1),
     )
 
 
+def load_onnx_weights(net: nn.Module, path: Path) -> None:
+    """Weights of an exported (batch norm folded) ONNX file into the matching `fused` network."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    arrays = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    layers = [m for m in net.modules() if isinstance(m, (nn.Conv2d, nn.Linear))]
+    nodes = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    if len(layers) != len(nodes):
+        raise ValueError(f"{path} has {len(nodes)} layers with weights, the network {len(layers)}")
+    for layer, node in zip(layers, nodes):
+        layer.weight.data = torch.from_numpy(arrays[node.input[1]].copy())
+        layer.bias.data = torch.from_numpy(arrays[node.input[2]].copy())
+
+
 def classifier_net() -> nn.Module:
     return nn.Sequential(
-        *conv(3, 12), nn.MaxPool2d(2),
-        *conv(12, 24), nn.MaxPool2d(2),
-        *conv(24, 48), nn.MaxPool2d(2),
-        *conv(48, 48),
-        nn.Flatten(), nn.Linear(48 * (geometry.CROP_SIZE // 8) ** 2, 64), nn.ReLU(inplace=True),
+        *conv(3, 16), nn.MaxPool2d(2),
+        *conv(16, 32), nn.MaxPool2d(2),
+        *conv(32, 48), nn.MaxPool2d(2),
+        *conv(48, 64),
+        nn.Flatten(), nn.Linear(64 * (geometry.CROP_SIZE // 8) ** 2, 64), nn.ReLU(inplace=True),
         nn.Dropout(0.3), nn.Linear(64, CLASS_COUNT),
     )
 
@@ -114,12 +133,16 @@ def train_detector(scenes: list[Scene], samples: int, epochs: int, rng, log, ini
     views, heat, mask, size, offset, peak = detector_dataset(scenes, samples, rng)
     log(f"detector: {len(views)} views made ({time.time() - started:.0f} s)")
     net = detector_net()
-    if init:
+    if init and (init / "detector.pt").exists():
         net.load_state_dict(torch.load(init / "detector.pt"))
+    elif init:
+        net = detector_net(fused=True)
+        load_onnx_weights(net, init / "detector.onnx")
     batch = 32
     steps = epochs * (len(views) // batch)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    rate = 3e-3 if init is None else 1e-3
+    optimiser = torch.optim.AdamW(net.parameters(), lr=rate, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=rate, total_steps=steps, pct_start=0.1)
     net.train()
     step = 0
     for epoch in range(epochs):
@@ -163,8 +186,9 @@ def train_classifier(scenes: list[Scene], check: list[Scene], samples: int, epoc
         net.load_state_dict(torch.load(init / "classifier.pt"))
     batch = 128
     steps = epochs * (len(crops) // batch)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    rate = 3e-3 if init is None else 1e-3
+    optimiser = torch.optim.AdamW(net.parameters(), lr=rate, weight_decay=5e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=rate, total_steps=steps, pct_start=0.1)
     for epoch in range(epochs):
         net.train()
         total = 0.0
@@ -206,11 +230,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synth", type=Path, action="append", default=[], help="folder of generated scenes")
     parser.add_argument("--detector-samples", type=int, default=16000)
     parser.add_argument("--detector-epochs", type=int, default=8)
-    parser.add_argument("--classifier-samples", type=int, default=30000)
-    parser.add_argument("--classifier-epochs", type=int, default=4)
+    parser.add_argument("--classifier-samples", type=int, default=36000)
+    parser.add_argument("--classifier-epochs", type=int, default=6)
     parser.add_argument("--out", type=Path, default=MODELS)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--init", type=Path, help="start from the .pt weights in this folder (fine-tuning)")
+    parser.add_argument("--init", type=Path,
+                        help="fine-tune from the networks in this folder (.pt, or the detector's .onnx)")
     parser.add_argument("--only", choices=["detector", "classifier"])
     args = parser.parse_args(argv)
     torch.set_num_threads(1)

@@ -1,0 +1,86 @@
+"""The reader on generated scenes of every condition the issue names, scored against the exact truth.
+
+The thresholds are what the reader reliably does today, far below the issue's goals (99% read, no
+confident-wrong value): they guard against getting worse. bench/vision.py gives the real figures.
+"""
+from collections import Counter
+
+import pytest
+
+from synth import CONDITIONS, random_scene, render
+from vision import DiceReader
+from vision.scoring import TruthDie, score
+
+SEEDS = (9001, 9002)  # far from the training seeds (vision.training.synth_scenes) and bench's 0-199
+# Today's floor over every condition, and on plain tables (see the module docstring).
+CONFIDENT_WRONG_AT_MOST = 0.08
+MISSED_AT_MOST = 0.35
+CORRECT_AT_LEAST = 0.1
+PLAIN_CORRECT_AT_LEAST = 0.15
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return DiceReader()
+
+
+def truth_dice(truth):
+    dice = []
+    for die in truth.in_frame():
+        xs = [p[0] for p in die.corners]
+        ys = [p[1] for p in die.corners]
+        dice.append(TruthDie(die.value, (min(xs), min(ys), max(xs), max(ys)), die.colour, die.problem))
+    return dice
+
+
+@pytest.fixture(scope="module")
+def results(reader):
+    """Counts per condition over SEEDS."""
+    counts = {}
+    for condition in sorted(CONDITIONS):
+        totals = Counter()
+        for seed in SEEDS:
+            frame, truth = render(random_scene(seed, **CONDITIONS[condition]))
+            totals += score(truth_dice(truth), reader.read(frame))
+        counts[condition] = totals
+    return counts
+
+
+def shares(counts: Counter) -> dict:
+    dice = sum(counts[k] for k in ("correct", "confident-wrong", "unreadable", "missed"))
+    return {k: counts[k] / dice for k in ("correct", "confident-wrong", "unreadable", "missed")}
+
+
+def test_over_all_conditions_few_values_are_wrong_and_most_dice_are_found(results):
+    overall = shares(sum(results.values(), Counter()))
+    assert overall["confident-wrong"] <= CONFIDENT_WRONG_AT_MOST, overall
+    assert overall["missed"] <= MISSED_AT_MOST, overall
+    assert overall["correct"] >= CORRECT_AT_LEAST, overall
+
+
+@pytest.mark.parametrize("condition", ["plain", "cloth", "felt", "tray", "cocked"])
+def test_plain_tables_are_read_without_a_wrong_value(results, condition):
+    counts = results[condition]
+    assert counts["confident-wrong"] == 0, counts
+    assert shares(counts)["correct"] >= PLAIN_CORRECT_AT_LEAST, counts
+
+
+def test_clutter_is_not_taken_for_more_dice_than_today(results):
+    """Pens, pads and coins are still taken for dice (about four a scene): a known weakness, held in check."""
+    counts = results["clutter"]
+    assert counts["false"] <= 12 and counts["confident-wrong"] <= 1, counts
+
+
+def test_a_calibration_gives_the_die_size_and_scales_with_the_frame(reader):
+    from calibration import Calibration
+
+    frame, truth = render(random_scene(9003, **CONDITIONS["plain"]))
+    dice = truth.in_frame()
+    die_size = sum(d.size_px for d in dice) / len(dice)
+    height, width = frame.shape[:2]
+    calibration = Calibration((width, height), die_size, {}, ((0, 0), (width, 0), (width, height), (0, height)))
+    assert len(reader.levels(frame.shape, calibration)) == 1
+    counts = score(truth_dice(truth), reader.read(frame, calibration))
+    assert counts["confident-wrong"] == 0 and counts["missed"] <= 1, counts
+    doubled = Calibration((2 * width, 2 * height), 2 * die_size, {}, ((0, 0), (2 * width, 0), (0, 2 * height)))
+    assert reader.levels(frame.shape, doubled) == reader.levels(frame.shape, calibration)
