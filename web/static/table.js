@@ -114,7 +114,15 @@
         svg("polygon", { points, fill: "none", stroke: "#000", "stroke-width": stroke * 4, "stroke-dasharray": dashes }),
         svg("polygon", { points, fill: "none", stroke: OUTLINE[die.colour] || "#fff", "stroke-width": stroke * 2, "stroke-dasharray": dashes }));
       const label = `${TITLE[die.colour] || die.colour} ${die.value ?? "?"}`;
-      const spot = labelSpot(taken, box(ring), label.length * font * 0.6, font * 1.15);
+      const near = box(ring);
+      const spot = labelSpot(taken, near, label.length * font * 0.6, font * 1.15);
+      if (Math.abs(spot.y - near.y) > near.h / 2 + spot.h && Math.abs(spot.x - near.x) < spot.w / 2) {
+        // A label pushed away from its die keeps a thread to it.
+        const end = spot.y < near.y ? spot.y + spot.h / 2 : spot.y - spot.h / 2;
+        const start = spot.y < near.y ? near.y - near.h / 2 : near.y + near.h / 2;
+        overlay.append(svg("line", { x1: near.x, y1: start, x2: near.x, y2: end, stroke: OUTLINE[die.colour] || "#fff",
+                                     "stroke-width": stroke, "stroke-dasharray": `${stroke * 2} ${stroke * 2}` }));
+      }
       overlay.append(svg("text", { x: spot.x, y: spot.y + font * 0.36, "text-anchor": "middle", "font-size": font,
                                    "stroke-width": font / 5 }, label));
     });
@@ -132,12 +140,16 @@
     const gap = h * 0.2;
     const above = die.y - die.h / 2 - gap - h / 2;
     const below = die.y + die.h / 2 + gap + h / 2;
-    const candidates = [[die.x, above], [die.x, below], [die.x - die.w / 2 - gap - w / 2, die.y],
-                        [die.x + die.w / 2 + gap + w / 2, die.y], [die.x, above - h], [die.x, below + h]]
-      .map(([x, y]) => ({ x, y, w, h }));
-    const clear = (spot) => taken.every((other) => Math.abs(other.x - spot.x) >= (other.w + spot.w) / 2
-                                                   || Math.abs(other.y - spot.y) >= (other.h + spot.h) / 2);
-    const spot = candidates.find(clear) || candidates[0];
+    const left = die.x - die.w / 2 - gap - w / 2;
+    const right = die.x + die.w / 2 + gap + w / 2;
+    const candidates = [[die.x, above], [die.x, below], [left, die.y], [right, die.y], [die.x, above - h],
+                        [die.x, below + h], [left, above], [right, above], [left, below], [right, below],
+                        [die.x, above - 2 * h], [die.x, below + 2 * h]].map(([x, y]) => ({ x, y, w, h }));
+    const overlap = (spot) => taken.reduce((sum, other) =>
+      sum + Math.max(0, (other.w + spot.w) / 2 - Math.abs(other.x - spot.x)) * Math.max(0, (other.h + spot.h) / 2 - Math.abs(other.y - spot.y)), 0);
+    // The first place that covers nothing, else the one that covers least.
+    const spot = candidates.find((candidate) => overlap(candidate) === 0)
+      || candidates.reduce((best, candidate) => (overlap(candidate) < overlap(best) ? candidate : best));
     taken.push(spot);
     return spot;
   }
