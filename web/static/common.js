@@ -54,7 +54,11 @@ const Qwixx = (() => {
       source = new EventSource("/api/events");
       source.addEventListener("state", (event) => {
         banner.hidden = true;
-        onState(JSON.parse(event.data));
+        const state = JSON.parse(event.data);
+        const notice = $("#notice");  // something the table had to do at start, such as setting a damaged file aside
+        notice.textContent = state.notice || "";
+        notice.hidden = !state.notice;
+        onState(state);
       });
       source.onerror = () => {
         banner.hidden = false;
