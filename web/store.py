@@ -242,11 +242,6 @@ class Store:
         return StoredGame(game_id, created, json.loads(setup), origin, finished,
                           None if result is None else json.loads(result), actions)
 
-    def current_game_id(self) -> int | None:
-        """The most recent game that was played here and is not finished."""
-        rows = self._read("SELECT id FROM games WHERE origin = 'played' AND finished IS NULL ORDER BY id DESC LIMIT 1")
-        return rows[0][0] if rows else None
-
     def latest_game_id(self) -> int | None:
         rows = self._read("SELECT id FROM games WHERE origin = 'played' ORDER BY id DESC LIMIT 1")
         return rows[0][0] if rows else None

@@ -83,12 +83,6 @@ def optional(check: Check) -> Check:
     return nullable
 
 
-def obj(required: dict[str, Check], optional_fields: dict[str, Check] | None = None) -> Check:
-    def check(value, name):
-        return fields(value, required, optional_fields, name)
-    return check
-
-
 def fields(body: Any, required: dict[str, Check], optional_fields: dict[str, Check] | None = None,
            name: str = "The request") -> dict:
     optional_fields = optional_fields or {}

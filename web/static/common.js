@@ -25,6 +25,13 @@ const Qwixx = (() => {
   function plural(count, word, many) { return `${count} ${count === 1 ? word : many || `${word}s`}`; }
   function names(list) { return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`; }
 
+  /* Redraw without losing the keyboard's place (elements that can take focus have ids). */
+  function keepingFocus(draw) {
+    const focused = document.activeElement && document.activeElement.id;
+    draw();
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+  }
+
   /* ----- talking to the server ----- */
   async function api(path, body) {
     const options = { method: body === undefined ? "GET" : "POST", headers: {}, credentials: "same-origin" };
@@ -266,7 +273,7 @@ const Qwixx = (() => {
   });
 
   return {
-    COLOURS, TITLE, el, $, api, connect, announce, newsTracker, toast, speech, heard, asHost, openHost,
+    COLOURS, TITLE, el, $, keepingFocus, api, connect, announce, newsTracker, toast, speech, heard, asHost, openHost,
     onHost: (listener) => { hostListeners.push(listener); listener(isHost); }, get isHost() { return isHost; },
     drawSheet, diceList, closedBanners, timerText, startTimer, plural, names, decisionText, optionFor,
   };

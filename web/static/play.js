@@ -55,9 +55,8 @@
   function render() {
     if (!state) return;
     const game = state.game;
-    const focused = document.activeElement && document.activeElement.id;
-    root.replaceChildren(...(game === null ? noGame() : chosenSeat === null ? joinView(game) : playView(game)));
-    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+    Qwixx.keepingFocus(() => root.replaceChildren(
+      ...(game === null ? noGame() : chosenSeat === null ? joinView(game) : playView(game))));
   }
 
   function noGame() {

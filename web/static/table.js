@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { el, $, api, toast, announce, speech, diceList, closedBanners, names, COLOURS, TITLE } = Qwixx;
+  const { el, $, keepingFocus, api, toast, announce, speech, diceList, closedBanners, names, COLOURS, TITLE } = Qwixx;
   const OUTLINE = { white: "#ffffff", red: "#ff5252", yellow: "#ffd600", green: "#69f0ae", blue: "#40c4ff" };
   const freshNews = Qwixx.newsTracker();
   let state = null;
@@ -30,10 +30,14 @@
     news.forEach((item) => announce(item.text, toggle.checked && item.speech));
     announceFreeRoll();
   });
-  Qwixx.onHost(() => state && renderHostTools());
+  Qwixx.onHost(() => state && keepingFocus(renderHostTools));
   Qwixx.startTimer(() => state, "#timer");
 
   function render() {
+    keepingFocus(draw);
+  }
+
+  function draw() {
     const game = state.game;
     $("#address").textContent = state.address_name || state.address || location.origin + "/";
     $("#address-ip").textContent = state.address_name && state.address ? `or ${state.address}` : "";
@@ -50,7 +54,7 @@
 
   /* ----- the camera view: the picture and the dice outlines in one SVG, zoomed onto the dice once they rest ----- */
   function renderCamera(camera) {
-    const on = camera.state !== "off" || picture;
+    const on = camera.state !== "off" || picture !== null;
     $("#camera").hidden = !on;
     $("#stage").classList.toggle("with-camera", on);
     $("#camera-message").textContent = camera.message || "";
@@ -275,7 +279,8 @@
       el("span", { class: "name" }, name),
       [1, 2, 3, 4, 5, 6].map((value) => el("button", {
         type: "button", "aria-pressed": String(current === value), "aria-label": `${name} ${value}`,
-        onclick: () => { choose(value); renderHostTools(); },
+        id: `die-${name.replace(" ", "-").toLowerCase()}-${value}`,
+        onclick: () => { choose(value); keepingFocus(renderHostTools); },
       }, String(value))));
   }
 
