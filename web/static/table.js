@@ -41,8 +41,6 @@
     const game = state.game;
     $("#address").textContent = state.address_name || state.address || location.origin + "/";
     $("#address-ip").textContent = state.address_name && state.address ? `or ${state.address}` : "";
-    $("#notice").textContent = state.notice || "";
-    $("#notice").hidden = !state.notice;
     renderCamera(state.camera);
     renderStatus(game);
     renderScores(game);
