@@ -27,7 +27,6 @@ def create_app(test_config: dict | None = None) -> Flask:
         HOST_PIN=None,  # None: made once, kept in the database, printed by `serve`
         MAX_CONTENT_LENGTH=256 * 1024,  # the largest request is an imported game record
         MAX_STREAMS=24,  # live pages at once; `serve` sizes its thread pool from this
-        PUBLIC_ADDRESS=None,  # the address phones use to join (QR code); `serve` sets it
         SPEECH=True,  # the table screen speaks unless switched off there (settings key `speech`)
         TIMER=0,  # the decision timer the setup page proposes (settings key `timer`)
     )
