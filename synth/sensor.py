@@ -16,7 +16,7 @@ Y_TARGET = 0.16
 HIGHLIGHT_LOWER = 0.2
 HIGHLIGHT_UPPER = 0.8
 # Sensor noise at unit gain, as fractions of full scale: shot noise (times sqrt(signal)) and read noise.
-SHOT_NOISE = 0.009
+SHOT_NOISE = 0.012
 READ_NOISE = 0.002
 MAX_GAIN = 12.0
 
