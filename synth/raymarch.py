@@ -13,7 +13,7 @@ import numpy as np
 from synth.geometry import Pose
 from synth.scene import Light
 
-MAX_STEPS = 16
+MAX_STEPS = 24
 HIT_MM = 0.015
 
 

@@ -145,26 +145,25 @@ def develop(radiance: np.ndarray, light: Light, effects: Effects) -> np.ndarray:
     exposure = auto_exposure(radiance, gains, effects.metering) * 2.0 ** effects.exposure_ev
     gains = (gains * exposure).astype(np.float32)
     falloff = vignette(width, height, effects.vignetting)
+    image = cv2.merge([cv2.multiply(channel, falloff, scale=float(gain_c))
+                       for channel, gain_c in zip(cv2.split(radiance), gains)])
+    if effects.defocus_px > 0.3:
+        image = cv2.GaussianBlur(image, (0, 0), effects.defocus_px)
     kernel = line_kernel(effects.shake_px)
+    if kernel is not None:
+        image = cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REFLECT)
+    # Optics and the Bayer filter's demosaicing never give a perfectly sharp pixel.
+    image = cv2.GaussianBlur(image, (0, 0), 0.55)
     gain = camera_gain(light)
-    grains = cv2.split(grain(height, width, rng)) if effects.noise > 0 else None
-    planes = []
-    # Colour by colour: OpenCV's arithmetic is quickest on single planes (and applies a plain number only to
-    # the first channel of a multi-channel image).
-    for c, channel in enumerate(cv2.split(radiance)):
-        plane = cv2.multiply(channel, falloff, scale=float(gains[c]))
-        if effects.defocus_px > 0.3:
-            plane = cv2.GaussianBlur(plane, (0, 0), effects.defocus_px)
-        if kernel is not None:
-            plane = cv2.filter2D(plane, -1, kernel, borderType=cv2.BORDER_REFLECT)
-        # Optics and the Bayer filter's demosaicing never give a perfectly sharp pixel.
-        plane = cv2.GaussianBlur(plane, (0, 0), 0.55)
-        if grains is not None:
-            variance = cv2.max(plane, 0.0) * np.float32(SHOT_NOISE ** 2 * gain) + np.float32((READ_NOISE * gain) ** 2)
-            plane = cv2.scaleAdd(cv2.multiply(grains[c], cv2.sqrt(variance)), float(effects.noise), plane)
-        plane *= np.float32(4095)
-        planes.append(TONE_CURVE[np.clip(plane, 0, 4095, out=plane).astype(np.uint16)])
-    frame = cv2.merge(planes[::-1])  # BGR
+    if effects.noise > 0:
+        # (OpenCV's arithmetic with a plain number touches only the first channel: numpy here.)
+        variance = np.maximum(image, 0) * np.float32(SHOT_NOISE ** 2 * gain) + np.float32((READ_NOISE * gain) ** 2)
+        sigma = cv2.sqrt(variance) * np.float32(effects.noise)
+        image = cv2.add(image, cv2.multiply(grain(height, width, rng), sigma))
+    image *= np.float32(4095)
+    codes = np.clip(image, 0, 4095, out=image).astype(np.uint16)
+    frame = TONE_CURVE[codes]
+    frame = cv2.cvtColor(frame, cv2.COLOR_RGB2BGR)
     if gain > 2:
         # The ISP's denoiser smears fine detail in dim light.
         frame = cv2.bilateralFilter(frame, 5, 8 * math.sqrt(gain), 3)

@@ -14,8 +14,7 @@ from synth.scene import Clutter, Table
 from synth.sensor import grain as sensor_grain
 
 MAX_TEXTURE_PX = 2048
-MAX_TEXELS = 1.2e6
-TEXEL_PX = 1.25
+MAX_TEXELS = 1.6e6
 SRGB_TO_LINEAR = np.array([srgb_to_linear((v, v, v))[0] for v in range(256)], np.float32)
 # How far from the camera's target the table is drawn, in mm, for views that reach the horizon.
 TABLE_REACH_MM = 2500.0
@@ -83,12 +82,11 @@ class TextureGrid:
         margin = 20.0
         self.x0, self.y0 = (float(v) for v in flat.min(axis=0) - margin)
         x1, y1 = flat.max(axis=0) + margin
-        # Texels a little coarser than the pixels where the table is nearest (1/depth is affine over the image, so
-        # the nearest table point seen lies on the frame's border): the lens and the sensor's grain hide the
-        # difference, and the texture costs a third less.
+        # Texels as fine as the nearest part of the view needs (1/depth is affine over the image, so the
+        # nearest table point seen lies on the frame's border).
         nearest = float(camera.depth(points[seen]).min()) if seen.any() else camera.height_mm
-        self.mm = max(TEXEL_PX * nearest / camera.focal_px, 0.05, (x1 - self.x0) / MAX_TEXTURE_PX,
-                      (y1 - self.y0) / MAX_TEXTURE_PX, math.sqrt((x1 - self.x0) * (y1 - self.y0) / MAX_TEXELS))
+        self.mm = max(nearest / camera.focal_px, 0.05, (x1 - self.x0) / MAX_TEXTURE_PX, (y1 - self.y0) / MAX_TEXTURE_PX,
+                      math.sqrt((x1 - self.x0) * (y1 - self.y0) / MAX_TEXELS))
         self.cols = int(math.ceil((x1 - self.x0) / self.mm))
         self.rows = int(math.ceil((y1 - self.y0) / self.mm))
 
