@@ -413,21 +413,22 @@ def _light_and_truth(scene: Scene) -> tuple[np.ndarray, Truth]:
         _smear(layer, shift)
         layers.append(layer)
 
-    front_colour = np.zeros((height, width, 3), np.float32)
-    front_alpha = np.zeros((height, width), np.float32)
-    front_depth = np.full((height, width), np.inf, np.float32)
-    for layer in layers:
-        clipped = _clip(layer.box, frame)
-        if clipped is None:
-            continue
-        x0, y0, x1, y1 = clipped
-        ly0, lx0 = y0 - layer.y0, x0 - layer.x0
-        part = (slice(ly0, ly0 + y1 - y0), slice(lx0, lx0 + x1 - x0))
-        window = (slice(y0, y1), slice(x0, x1))
-        merged = _merge(front_colour[window], front_alpha[window], front_depth[window], layer.colour[part],
-                        layer.alpha[part], layer.depth[part])
-        front_colour[window], front_alpha[window], front_depth[window] = merged
-    radiance = front_colour + (1 - front_alpha[..., None]) * radiance
+    # Merge the layers by depth within the box that holds them all, then lay them over the table.
+    shown = [(layer, box) for layer in layers for box in [_clip(layer.box, frame)] if box is not None]
+    if shown:
+        ux0, uy0 = min(box[0] for _, box in shown), min(box[1] for _, box in shown)
+        ux1, uy1 = max(box[2] for _, box in shown), max(box[3] for _, box in shown)
+        front_colour = np.zeros((uy1 - uy0, ux1 - ux0, 3), np.float32)
+        front_alpha = np.zeros((uy1 - uy0, ux1 - ux0), np.float32)
+        front_depth = np.full((uy1 - uy0, ux1 - ux0), np.inf, np.float32)
+        for layer, (x0, y0, x1, y1) in shown:
+            part = (slice(y0 - layer.y0, y1 - layer.y0), slice(x0 - layer.x0, x1 - layer.x0))
+            window = (slice(y0 - uy0, y1 - uy0), slice(x0 - ux0, x1 - ux0))
+            merged = _merge(front_colour[window], front_alpha[window], front_depth[window], layer.colour[part],
+                            layer.alpha[part], layer.depth[part])
+            front_colour[window], front_alpha[window], front_depth[window] = merged
+        table_part = radiance[uy0:uy1, ux0:ux1]
+        radiance[uy0:uy1, ux0:ux1] = front_colour + (1 - front_alpha[..., None]) * table_part
     radiance.setflags(write=False)
     return radiance, _truth(scene, things, layers, geometry)
 
