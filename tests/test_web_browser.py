@@ -11,18 +11,13 @@ import hashlib
 import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import threading
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 import camera
+from tests.serve_process import Server
 from tests.test_web_camera import settled
 from tests.web_helpers import ROLL, served, start_game
 from web.camera_loop import event_json
@@ -40,43 +35,34 @@ if not os.path.exists(CHROMIUM):
     pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs Debian's chromium)", allow_module_level=True)
 
 
-class Served:
-    """A table served on a fixed port and database, so that it can be stopped and started again."""
-
-    def __init__(self, folder: Path) -> None:
-        self.database = folder / "qwixx.sqlite"
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.pin: str | None = None
-        self.problems: set[str] = set()  # every problem with the dice the table has shown
+class WatchesProblems:
+    """Remembers every problem with the dice the table has shown, as the state is polled."""
 
     def state(self) -> dict:
-        with urllib.request.urlopen(f"{self.url}/api/state", timeout=5) as response:
-            state = json.load(response)
+        state = super().state()
         if state["pending_roll"]:
             self.problems.update(state["pending_roll"]["problems"])
         return state
 
-    def wait_for(self, condition, what: str, timeout: float = 90.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            state = self.state()
-            if condition(state):
-                return state
-            time.sleep(0.1)
-        raise AssertionError(f"timed out waiting for {what}; the table says: {state['game'] and state['game']['prompt']}")
+
+class ServedProcess(WatchesProblems, Server):
+    """`qwixx-table serve` in its own process."""
+
+    def __init__(self, folder: Path, source: str) -> None:
+        super().__init__(folder, source)
+        self.problems: set[str] = set()
 
 
-class ServedHere(Served):
-    """The app as `serve` runs it (waitress, the camera loop on the demo recording), in this process. The
-    reader is the recording's own truth: the reader's quality is issue 3's, and this test is about the table."""
+class ServedHere(WatchesProblems, Server):
+    """The app as `serve` runs it (waitress, the camera loop on the demo recording), in this process, on the
+    same port and database each time it starts. The reader is the recording's own truth: the reader's
+    quality is issue 3's, and this test is about the table."""
 
     PIN = "424242"
 
     def __init__(self, folder: Path) -> None:
         super().__init__(folder)
+        self.problems: set[str] = set()
         self.pin = self.PIN
         self.reader = film_reader("demo")
 
@@ -116,57 +102,6 @@ def frame_key(image) -> bytes:
     return hashlib.sha1(image[::4, ::4].tobytes()).digest()
 
 
-class ServedProcess(Served):
-    """`qwixx-table serve` in its own process."""
-
-    def __init__(self, folder: Path, source: str) -> None:
-        super().__init__(folder)
-        self.source = source
-        self.process: subprocess.Popen | None = None
-        self.output: list[str] = []  # everything the server printed
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--database", str(self.database), "--source", self.source],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        deadline = time.monotonic() + 60
-        for line in self.process.stdout:
-            self.output.append(line)
-            if "host PIN:" in line:
-                self.pin = line.split("host PIN:")[1].strip()
-                break
-            if time.monotonic() > deadline:
-                break
-        assert self.pin, "serve did not start"
-        os.set_blocking(self.process.stdout.fileno(), False)  # keep reading optional, never block on it
-        while time.monotonic() < deadline:
-            with contextlib.suppress(OSError):
-                self.state()
-                return
-            time.sleep(0.1)
-        raise AssertionError("serve did not answer")
-
-    def kill(self) -> None:
-        """As a power cut would: SIGKILL, no chance to tidy up."""
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(10)
-        self._finish_output()
-
-    def _finish_output(self) -> None:
-        self.output.append(self.process.stdout.read() or "")
-        self.process.stdout.close()
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-            self._finish_output()
-
-
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as playwright:
@@ -193,7 +128,7 @@ def unlock_host(page, pin: str) -> None:
     page.click("#host-form button[type=submit]")
 
 
-def set_up_game(page, server: Served) -> None:
+def set_up_game(page, server: Server) -> None:
     """The setup page, as the host fills it in: three players, Ann first, no timer."""
     page.goto(f"{server.url}/setup")
     for index, name in enumerate(PLAYERS):
@@ -204,7 +139,7 @@ def set_up_game(page, server: Served) -> None:
     page.wait_for_url(f"{server.url}/table")
 
 
-def join(browser, server: Served, person: int):
+def join(browser, server: Server, person: int):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.goto(server.url + "/")
@@ -213,7 +148,7 @@ def join(browser, server: Served, person: int):
     return page
 
 
-def decide(page, server: Served, state: dict, seat: int) -> None:
+def decide(page, server: Server, state: dict, seat: int) -> None:
     """One player's choice through their phone: the roller passes (and so takes penalties, which ends the
     game in a few rounds); the others mark a highlighted box that skips at most one, else pass."""
     game = state["game"]
@@ -229,7 +164,7 @@ def decide(page, server: Served, state: dict, seat: int) -> None:
                     or now["game"]["turn"] != game["turn"], f"seat {seat}'s choice")
 
 
-def play_until(server: Served, phones: list, done, type_dice=None) -> dict:
+def play_until(server: Server, phones: list, done, type_dice=None) -> dict:
     """Play turns through the phones until `done(state)`; the dice come from the camera or from `type_dice`."""
     while True:
         state = server.state()
@@ -245,7 +180,7 @@ def play_until(server: Served, phones: list, done, type_dice=None) -> dict:
             decide(phones[seat], server, state, seat)
 
 
-def play_a_whole_game(browser, server: Served, name: str, restart, type_dice_on=None):
+def play_a_whole_game(browser, server: Server, name: str, restart, type_dice_on=None):
     """Setup page, three phones joining, turns to the middle of a white-sum action, `restart()`, turns to the
     end; checks that nothing was lost and every page shows the end. Returns the final state and the pages."""
     table = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
@@ -334,7 +269,7 @@ def test_a_three_player_game_with_typed_dice_survives_a_kill(browser, tmp_path):
                                          restart=lambda: (server.kill(), server.start()))
         server.stop()
         tokens = [cookie["value"] for page in pages.values() for cookie in page.context.cookies()]
-        assert len(tokens) == 4 and not any(token in "".join(server.output) for token in tokens)  # never logged
+        assert len(tokens) == 4 and not any(token in server.output() for token in tokens)  # never logged
         close(pages)
     finally:
         server.stop()
