@@ -24,7 +24,8 @@ from web.auth import HOST_COOKIE, SEAT_COOKIE
 PLAYER_ENDPOINTS = {"api.join", "api.act", "api.retract", "api.why", "api.host"}
 SEAT_ENDPOINTS = {"api.act", "api.retract", "api.why"}
 FIELD_NAMES = ["players", "variant", "starter", "timer", "match", "pin", "person", "seat", "action", "colour", "number",
-               "white", "red", "yellow", "green", "blue", "value", "format", "turns", "roll", "games", "tags", "__proto__"]
+               "white", "red", "yellow", "green", "blue", "value", "format", "turns", "roll", "games", "tags", "dice",
+               "camera", "white1", "white2", "__proto__"]
 HOSTILE_TEXT = ["../../etc/passwd", "..\\..\\boot.ini", "%2e%2e%2f", "\x00", "<script>alert(1)</script>", "' OR 1=1 --",
                 "\u202egnp.exe", "A" * 5000, "red", "pass", "mark", "standard", "partners", PIN, "qwixx-record/1"]
 HOSTILE_PATHS = ["..", "../app.py", "..%2fapp.py", "%2e%2e/%2e%2e/etc/passwd", "/etc/passwd", "a/../../web/app.py",

@@ -301,3 +301,39 @@ def test_ending_a_game_keeps_it_out_of_the_finished_list(app, host, table):
     assert phone(app, 0).post("/api/games/end").status_code == 403
     assert host.post("/api/games/end").json["game"] is None
     assert table.store.finished_games() == [] and table.store.latest_game_id() is None
+
+
+def test_the_host_types_single_re_rolled_dice_and_the_others_keep_their_values(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    assert ann.post("/api/reroll", json={"dice": {"red": 2}}).status_code == 403
+    state = host.post("/api/reroll", json={"dice": {"red": 2, "white1": 6}}).json["game"]
+    assert state["dice"] == {**ROLL, "white": [6, 4], "red": 2} and state["white_sum"] == 10
+    assert state["news"][-1]["text"].startswith("Rolled again: white 1 2 → 6, red 5 → 2.")
+    assert table.session.log[-1]["action"] == {"action": "reroll", **ROLL, "white": [6, 4], "red": 2}
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({"dice": {}}, 400, "at least 1"),
+    ({"dice": {"purple": 3}}, 400, "unknown fields: purple"),
+    ({"dice": {"red": 7}}, 400, "between 1 and 6"),
+    ({"camera": []}, 400, "1 to 6 entries"),
+    ({"camera": ["red"], "dice": {"red": 3}}, 400, "either dice"),
+    ({}, 400, "either dice"),
+])
+def test_bad_re_rolls_are_refused_and_change_nothing(app, host, table, body, status, message):
+    play_white_sum(app, host)
+    before = public_state(table)
+    response = host.post("/api/reroll", json=body)
+    assert response.status_code == status and message in response.json["message"], response.json
+    assert public_state(table) == before
+
+
+def test_no_re_roll_once_someone_decided_or_of_a_closed_colour(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    bob.post("/api/act", json={"seat": 1, "action": "pass"})
+    response = host.post("/api/reroll", json={"dice": {"red": 2}})
+    assert response.status_code == 409 and "before anyone marks or passes" in response.json["message"]
+    host.post("/api/games/end")
+    start_game(host)
+    response = host.post("/api/reroll", json={"dice": {"red": 2}})
+    assert response.status_code == 409 and response.json["message"] == "Nothing to re-roll: no dice have been rolled yet."

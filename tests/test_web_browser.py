@@ -18,8 +18,8 @@ import pytest
 
 import camera
 from tests.serve_process import Server
-from tests.test_web_camera import settled
-from tests.web_helpers import ROLL, served, start_game
+from tests.test_web_camera import cocked, settled
+from tests.web_helpers import PIN, ROLL, served, start_game
 from web.camera_loop import event_json
 from web.store import Store
 
@@ -323,4 +323,32 @@ def test_the_table_screen_outlines_and_names_each_die(browser, app, table, addre
         assert labels == ["White 2", "White 4", "Red 5", "Yellow 1", "Green 3", "Blue 6"]
         assert page.inner_text("#white-sum") == "6"
         assert page.eval_on_selector_all("#overlay polygon", "nodes => nodes.length") == 12  # dark ring under colour
+    page.close()
+
+
+def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, table, address):
+    """Ruling 9 at the table: a die the camera finds cocked is re-rolled alone (typed here), then a die the host
+    picks is re-rolled and read by the camera; the other dice keep their values."""
+    start_game(host)
+    table.camera_size(1280, 720)
+    table.camera_state("watching", "Watching the table.")
+    table.camera_event(event_json(settled()))
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    with screenshots_on_failure({"table": page}, "reroll"):
+        page.goto(address + "/table")
+        page.click("#host-tools button")  # Unlock host controls
+        unlock_host(page, PIN)
+        page.wait_for_selector("#reroll-red")
+        table.camera_event(event_json(cocked("red")))  # the camera asks for the red die: it is chosen already
+        page.wait_for_selector("#reroll-red[aria-pressed=true]")
+        page.click("button[aria-label='New Red 3']")
+        page.click("#enter-reroll")
+        page.wait_for_selector("#news >> text=Rolled again: red 5 → 3.")
+        assert table.session.game.dice.red == 3 and table.state()["pending_roll"] is None
+        page.click("#reroll-white1")
+        page.click("#camera-reroll")
+        page.wait_for_selector("#detail >> text=Roll white die 1 again: the camera reads it.")
+        table.camera_event(event_json(settled(white=(4, 5), red=3)))  # the kept white 4, the re-rolled one 5
+        page.wait_for_selector("#news >> text=Rolled again: white 1 2 → 5.")
+        assert page.inner_text("#white-sum") == "9"
     page.close()

@@ -193,3 +193,73 @@ def test_a_frame_that_breaks_the_tracker_is_skipped(app, host, table):
         assert wait_for(lambda: table.session.game.white_sum == 6)
     finally:
         loop.stop()
+
+
+# ----- ruling 9: single dice re-rolled before anyone decided ------------------------------------------------------
+
+def cocked(colour: str, white=(2, 4), **coloured) -> RollEvent:
+    """The dice at rest with one die cocked (the first of its colour): the reader gives it no value."""
+    dice = list(readings(white, **coloured))
+    index = next(index for index, die in enumerate(dice) if die.colour == colour)
+    center = dice[index].center
+    dice[index] = DieReading(colour, None, 0.4, center, dice[index].corners, "cocked")
+    return RollEvent("problem", 2.0, tuple(dice), (Problem(colour, "cocked", center),))
+
+
+def test_a_die_cocked_after_the_roll_is_re_rolled_alone_and_the_others_keep_their_values(app, host, table):
+    start_game(host)
+    table.camera_event(event_json(settled()))  # recorded: white 2 + 4, red 5, yellow 1, green 3, blue 6
+    table.camera_event(event_json(cocked("red")))  # a hand knocked the red die, which rests tilted
+    assert table.state()["pending_roll"]["reroll"] == ["red"]
+    assert table.wants_roll()  # a recording plays on until the re-rolled die has settled
+    # The red die lands on 3; the camera also reads the yellow die as a 2 this time: it keeps its 1.
+    table.camera_event(event_json(settled(red=3, yellow=2)))
+    state = table.state()
+    assert state["game"]["dice"] == {**ROLL, "red": 3}
+    assert table.session.log[-1] == {"type": "act", "action": {"action": "reroll", **ROLL, "red": 3}, "by": "camera"}
+    assert state["pending_roll"] is None
+    assert "Only the red die counted as re-rolled" in state["camera"]["message"]
+    assert state["game"]["news"][-1]["text"] == ("Rolled again: red 5 → 3. Now white 2 and 4, sum 6; "
+                                                 "red 3, yellow 1, green 3, blue 6.")
+
+
+def test_a_white_die_off_the_tray_is_found_among_the_white_dice_by_the_one_that_stayed(app, host, table):
+    start_game(host)
+    table.camera_event(event_json(settled(white=(2, 4))))
+    table.camera_event(event_json(cocked("white", white=(1, 4))))  # the 2 was knocked (cocked); the 4 still reads 4
+    assert table.state()["pending_roll"]["reroll"] == ["white1"]
+    table.camera_event(event_json(settled(white=(4, 6))))  # sorted by the camera: the re-rolled die shows 6
+    assert table.session.game.dice.white == (6, 4)
+    assert table.session.game.white_sum == 10
+
+
+def test_a_die_re_rolled_to_the_same_value_still_ends_the_re_roll(app, host, table):
+    start_game(host)
+    table.camera_event(event_json(settled()))
+    table.camera_event(event_json(cocked("green")))
+    table.camera_event(event_json(settled()))  # green lands on 3 again
+    assert table.session.log[-1]["action"]["action"] == "reroll" and table.state()["pending_roll"] is None
+
+
+def test_the_host_names_dice_to_re_roll_and_the_camera_reads_only_those(app, host, table):
+    start_game(host)
+    table.camera_state("watching", "Watching the table.")
+    table.camera_event(event_json(settled()))
+    response = host.post("/api/reroll", json={"camera": ["blue", "white2"]})
+    assert response.status_code == 200
+    assert response.json["pending_roll"]["reroll"] == ["blue", "white2"]
+    assert response.json["pending_roll"]["problems"] == ["Roll the blue die and white die 2 again: the camera reads them."]
+    table.camera_event(event_json(settled(white=(1, 2), blue=4, red=6)))  # red misread as 6: it keeps its 5
+    assert table.state()["game"]["dice"] == {**ROLL, "white": [2, 1], "blue": 4}
+
+
+def test_a_camera_re_roll_is_refused_without_a_camera_or_after_a_decision(app, host, table):
+    start_game(host)
+    host.post("/api/dice", json=ROLL)
+    response = host.post("/api/reroll", json={"camera": ["red"]})
+    assert response.status_code == 409 and response.json["error"] == "no-camera"
+    table.camera_state("watching", "Watching the table.")
+    phone(app, 1).post("/api/act", json={"seat": 1, "action": "pass"})
+    response = host.post("/api/reroll", json={"camera": ["red"]})
+    assert response.status_code == 409 and response.json["rule"] == "wrong-phase"
+    assert table.state()["pending_roll"] is None

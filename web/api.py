@@ -11,8 +11,8 @@ from referee import RuleError
 from web import auth
 from web.live import TooManyStreams
 from web.session import Setup
-from web.table import COLOURS, Table
-from web.validate import ApiError, boolean, fields, integer, list_of, one_of, optional, text
+from web.table import COLOURS, DICE, Table
+from web.validate import ApiError, boolean, fields, integer, list_of, mapping, one_of, optional, text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -158,6 +158,22 @@ def dice():
     auth.require_host()
     data = body({"white": list_of(DIE, 2, 2)}, {colour: DIE for colour in COLOURS})
     table().enter_dice(data, "host")
+    return state_response()
+
+
+@bp.post("/reroll")
+def reroll():
+    """Ruling 9: single dice rolled again before anyone decided (cocked, off the table, or the host's choice).
+    {"dice": {"red": 3}} gives their new values; {"camera": ["red"]} lets the camera read them when they settle."""
+    auth.require_host()
+    data = body({}, {"dice": mapping({name: DIE for name in DICE}, 1), "camera": list_of(one_of(*DICE), 1, len(DICE))})
+    if len(data) != 1:
+        raise ApiError(400, "bad-request", "Send either dice (the re-rolled dice's new values) or camera (the dice "
+                                           "the camera is to read).")
+    if "dice" in data:
+        table().reroll(data["dice"], "host")
+    else:
+        table().reroll_by_camera(data["camera"])
     return state_response()
 
 

@@ -191,14 +191,15 @@ class Session:
 
     def _act(self, action, news: list) -> None:
         game = self.game
-        before_phase, before_closed = game.phase, game.closed
+        before_phase, before_closed, before_dice = game.phase, game.closed, game.dice
         before_penalties = {seat: game.score(seat).penalties for seat in self.seats}
         game.apply(action)
         if isinstance(action, Roll):
             news.append(("roll", f"{self._rolling_name()} rolled {_dice_sentence(action)}.",
                          f"{self._rolling_name()} rolled. White sum {action.white_sum}."))
         elif isinstance(action, Reroll):
-            news.append(("roll", f"Dice rolled again: {_dice_sentence(action.roll)}.",
+            changed = [f"{name} {old} → {new}" for name, old, new in _changed_dice(before_dice, action.roll)]
+            news.append(("roll", f"Rolled again: {', '.join(changed) or 'the same values'}. Now {_dice_sentence(action.roll)}.",
                          f"Dice rolled again. White sum {action.roll.white_sum}."))
         if before_phase is Phase.WHITE and game.phase is not Phase.WHITE:
             news.append(("decided", self._white_results()))
@@ -406,6 +407,13 @@ def _dice_sentence(roll: Roll) -> str:
     first, second = roll.white
     coloured = ", ".join(f"{colour} {roll.die(colour)}" for colour in roll.colours)
     return f"white {first} and {second}, sum {first + second}" + (f"; {coloured}" if coloured else "")
+
+
+def _changed_dice(before: Roll, after: Roll) -> list[tuple[str, int, int]]:
+    """The dice whose values a re-roll changed, by name: ("white 1", 2, 5), ("red", 5, 3)."""
+    pairs = [(f"white {index + 1}", old, new) for index, (old, new) in enumerate(zip(before.white, after.white))]
+    pairs += [(colour.value, before.die(colour), after.die(colour)) for colour in after.colours]
+    return [(name, old, new) for name, old, new in pairs if old != new]
 
 
 def _decision_sentence(action, roller_action: bool = False) -> str:

@@ -23,6 +23,8 @@ from web.validate import ApiError
 log = logging.getLogger(__name__)
 
 COLOURS = ("red", "yellow", "green", "blue")
+DICE = ("white1", "white2", *COLOURS)  # a die by name, as a re-roll of single dice names it
+CAMERA_ON = ("watching", "moving", "settled", "problem")
 
 
 class Table:
@@ -105,7 +107,8 @@ class Table:
     def wants_roll(self) -> bool:
         """Whether a roll of the dice would be used now (a recording is held back until then)."""
         session = self.session
-        return session is None or session.over or session.phase in ("roll-off", "roll")
+        rerolling = bool(self.pending_roll and self.pending_roll.get("reroll"))
+        return session is None or session.over or session.phase in ("roll-off", "roll") or rerolling
 
     # ----- setup --------------------------------------------------------------------------------------------
 
@@ -237,6 +240,33 @@ class Table:
             kind = "roll" if session.phase == "roll" else "reroll"
             self._record({"type": "act", "action": {"action": kind, **dice}, "by": by})
 
+    def _rolled_dice(self):
+        session = self._require_session()
+        rolled = session.game.dice if session.game is not None else None
+        if rolled is None:
+            raise RuleError("wrong-phase", "Nothing to re-roll: no dice have been rolled yet.")
+        return rolled
+
+    def reroll(self, dice: dict[str, int], by: str) -> None:
+        """Ruling 9: single dice rolled again before anyone decided, keeping the others: {"red": 3, "white1": 5}."""
+        with self._lock:
+            new = self._rolled_dice().with_dice(**dice).dice()
+            self._record({"type": "act", "action": {"action": "reroll", **new}, "by": by})
+
+    def reroll_by_camera(self, names: list[str]) -> None:
+        """The host re-rolls these dice (cocked, off the table, or by choice): the camera's next settled roll
+        gives their new values, every other die keeps its own (ruling 9)."""
+        with self._lock:
+            rolled = self._rolled_dice()
+            if self.camera["state"] not in CAMERA_ON:
+                raise ApiError(409, "no-camera", "No camera is watching the table: type the re-rolled dice instead.")
+            # A re-roll to the same values is legal exactly when re-rolling is: the referee says whether it is now.
+            self.session.copy().apply({"type": "act", "action": {"action": "reroll", **rolled.dice()}})
+            self.pending_roll = {"dice": rolled.dice(), "reroll": list(dict.fromkeys(names)),
+                                 "problems": [f"Roll {_die_names(names)} again: the camera reads "
+                                              f"{'it' if len(set(names)) == 1 else 'them'}."]}
+            self.publish()
+
     def roll_off(self, value: int, by: str) -> None:
         self._record({"type": "roll-off", "value": value, "by": by})
 
@@ -281,17 +311,49 @@ class Table:
                 elif session.phase == "roll-off":
                     self._camera_roll_off(readings)
                 elif kind == "problem":
-                    self.pending_roll = {"dice": _dice_of(event), "problems": problems}
+                    self.pending_roll = {"dice": _dice_of(event), "problems": problems,
+                                         "reroll": self._problem_dice(session, event)}
                 elif session.phase == "roll":
-                    self.enter_dice(_dice_of(event), "camera")
-                elif session.phase == "white" and not session.decided and _dice_of(event) != session.game.dice.dice():
-                    self.enter_dice(_dice_of(event), "camera")  # single dice re-rolled before anyone decided
+                    self.enter_dice(_dice_of(event), "camera")  # nothing was announced: the roll as it lies now
+                elif session.phase == "white" and not session.decided:
+                    self._camera_reroll(session, event)
                 else:
                     self.camera["message"] = ("The dice moved while players decide: ignored. "
                                               "The host can correct the dice.")
             except (RuleError, ApiError, StorageError) as error:
                 self.pending_roll = {"dice": _dice_of(event), "problems": [getattr(error, "message", str(error))]}
             self.publish()
+
+    def _problem_dice(self, session, event: dict) -> list[str]:
+        """The dice a problem asks to re-roll, by name, once a roll is recorded (before it, the next settled
+        roll is simply the roll)."""
+        if session.phase != "white" or session.decided:
+            return []
+        kinds = [(problem.get("colour"), problem.get("problem")) for problem in event.get("problems") or []]
+        names = [colour for colour, kind in kinds if colour in COLOURS and kind != "extra"]
+        if any(colour == "white" and kind != "extra" for colour, kind in kinds):
+            # The white dice read cleanly keep their place; the recorded white dice they match least are re-rolled.
+            left = dict(zip(("white1", "white2"), session.game.dice.white))
+            for reading in event.get("dice") or []:
+                if reading.get("colour") == "white" and reading.get("value") and not reading.get("problem") and left:
+                    del left[min(left, key=lambda name: abs(left[name] - reading["value"]))]
+            names = list(left) + names
+        return names
+
+    def _camera_reroll(self, session, event: dict) -> None:
+        """A settled roll while the players have not decided yet: single dice rolled again (ruling 9). When a
+        problem or the host named the dice to re-roll, only those take the camera's new values; otherwise the
+        dice that changed are the ones re-rolled."""
+        recorded, reading = session.game.dice.dice(), _dice_of(event)
+        names = (self.pending_roll or {}).get("reroll") or []
+        dice = _after_reroll(recorded, names, reading) if names else reading
+        if dice == recorded and not names:
+            return  # the same dice read again: nothing was rolled
+        self.enter_dice(dice, "camera")
+        moved = [name for name in DICE if name not in names and _die(dice, name) != _die(reading, name)]
+        if names and moved:
+            self.camera["message"] = (f"Only {_die_names(names)} counted as re-rolled: the other dice keep their "
+                                      "results (ruling 9).")
 
     def _camera_roll_off(self, readings: list[dict]) -> None:
         """The roll-off needs one white die; if both were rolled, the left one counts."""
@@ -397,6 +459,36 @@ def _quiet_step(entry: dict) -> str:
         player = entry["action"].get("player", "")
         return f"{player} decided on the white sum (shown when everyone has)."
     return "…"
+
+
+def _die(dice: dict, name: str) -> int | None:
+    """A die's value by name in {"white": [a, b], "red": n, ...}."""
+    return dice["white"][int(name[-1]) - 1] if name.startswith("white") else dice.get(name)
+
+
+def _die_names(names: list[str]) -> str:
+    words = [f"white die {name[-1]}" if name.startswith("white") else f"the {name} die" for name in dict.fromkeys(names)]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _after_reroll(recorded: dict, names: list[str], reading: dict) -> dict:
+    """The dice once those in `names` were rolled again: their values from the camera's `reading`, every other
+    die as recorded. The camera sorts the white dice, so a kept white die is found in the reading by its value
+    (the nearest, should the camera read it otherwise now) and the other white value is the re-rolled one."""
+    whites = list(reading["white"])
+    if len(whites) != 2:
+        return reading  # not a clean reading: the referee refuses it with the reason
+    for index, name in enumerate(("white1", "white2")):
+        if name not in names:
+            whites.remove(min(whites, key=lambda value: abs(value - recorded["white"][index])))
+    fresh = iter(whites)
+    dice: dict = {"white": [next(fresh) if name in names else recorded["white"][index]
+                            for index, name in enumerate(("white1", "white2"))]}
+    for colour in COLOURS:
+        value = reading.get(colour) if colour in names else recorded.get(colour)
+        if value is not None:
+            dice[colour] = value
+    return dice
 
 
 def _dice_of(event: dict) -> dict:

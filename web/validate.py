@@ -76,6 +76,16 @@ def list_of(item: Check, min_items: int, max_items: int) -> Check:
     return check
 
 
+def mapping(checks: dict[str, Check], min_items: int = 0) -> Check:
+    """A JSON object of some of these named fields (at least `min_items`), each checked."""
+    def check(value, name):
+        checked = fields(value, {}, checks, name)
+        if len(checked) < min_items:
+            raise BadRequest(f"{name} must name at least {min_items} of: {', '.join(checks)}.")
+        return checked
+    return check
+
+
 def optional(check: Check) -> Check:
     """The value may also be null."""
     def nullable(value, name):

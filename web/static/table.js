@@ -8,6 +8,7 @@
   const freshNews = Qwixx.newsTracker();
   let state = null;
   let entry = null;      // dice being typed by the host: {key, white: [a, b], red, ...}
+  let reroll = null;     // single dice being re-rolled: {key, chosen: Set of die names, values: {name: value}}
   let freeRoll = null;   // the last roll announced while no game is on
   let picture = null;     // the SVG image element showing the camera, once there is a camera
 
@@ -247,7 +248,9 @@
       return;
     }
     if (game.phase === "roll-off") parts.push(rollOffEntry());
-    else if (game.phase === "roll" || game.can_reroll) parts.push(diceEntry(game));
+    else if (game.phase === "roll") parts.push(diceEntry(game));
+    else if (game.can_reroll) parts.push(rerollEntry(game), el("details", { class: "correction" },
+      el("summary", {}, "Correct a misread roll"), diceEntry(game)));
     if (game.can_undo) {
       parts.push(el("button", { type: "button", id: "undo", onclick: () => hostAction("/api/undo") }, `Undo: ${game.undo_label}`));
     }
@@ -265,7 +268,7 @@
   async function hostAction(path, body) {
     try {
       state = await Qwixx.asHost(() => api(path, body || {}));
-      entry = null;
+      entry = reroll = null;
       render();
     } catch (failure) {
       toast(failure.message);
@@ -277,7 +280,7 @@
       el("span", { class: "name" }, name),
       [1, 2, 3, 4, 5, 6].map((value) => el("button", {
         type: "button", "aria-pressed": String(current === value), "aria-label": `${name} ${value}`,
-        id: `die-${name.replace(" ", "-").toLowerCase()}-${value}`,
+        id: `die-${name.replace(/ /g, "-").toLowerCase()}-${value}`,
         onclick: () => { choose(value); keepingFocus(renderHostTools); },
       }, String(value))));
   }
@@ -290,6 +293,37 @@
       valueButtons("White die", entry.value, (value) => { entry.value = value; }),
       el("button", { type: "button", class: "primary", disabled: !entry.value,
                      onclick: () => hostAction("/api/roll-off", { value: entry.value }) }, "Enter the roll-off die"));
+  }
+
+  /* Ruling 9: single dice rolled again before anyone decides (cocked, off the table, or by the host's choice).
+     The dice to re-roll are those the camera named, or those the host picks; their new values are typed here or
+     read by the camera when they settle. */
+  function rerollEntry(game) {
+    const asked = (state.pending_roll && state.pending_roll.reroll) || [];
+    const key = `reroll:${game.id}:${game.turn}:${JSON.stringify(game.dice)}:${asked.join(",")}`;
+    if (!reroll || reroll.key !== key) reroll = { key, chosen: new Set(asked), values: {} };
+    const dice = [["white1", "White 1", game.dice.white[0]], ["white2", "White 2", game.dice.white[1]],
+                  ...COLOURS.filter((colour) => game.dice[colour]).map((colour) => [colour, TITLE[colour], game.dice[colour]])];
+    const chosen = dice.filter(([name]) => reroll.chosen.has(name));
+    const typed = chosen.length && chosen.every(([name]) => reroll.values[name]);
+    const cameraOn = ["watching", "moving", "settled", "problem"].includes(state.camera.state);
+    const waiting = asked.length && state.pending_roll.problems.join(" ");
+    return el("div", { class: "dice-entry reroll" },
+      el("p", {}, "Re-roll single dice (cocked, off the table) before anyone decides; the others keep their values:"),
+      el("div", { class: "die-row", role: "group", "aria-label": "Dice to re-roll" },
+        dice.map(([name, label, value]) => el("button", {
+          type: "button", id: `reroll-${name}`, "aria-pressed": String(reroll.chosen.has(name)),
+          onclick: () => { if (!reroll.chosen.delete(name)) reroll.chosen.add(name); keepingFocus(renderHostTools); },
+        }, `${label}: ${value}`))),
+      chosen.map(([name, label]) => valueButtons(`New ${label}`, reroll.values[name], (value) => { reroll.values[name] = value; })),
+      waiting ? el("p", { class: "hint" }, waiting) : null,
+      el("div", { class: "buttons" },
+        el("button", { type: "button", class: "primary", id: "enter-reroll", disabled: !typed,
+                       onclick: () => hostAction("/api/reroll", { dice: Object.fromEntries(chosen.map(([name]) => [name, reroll.values[name]])) }) },
+          "Enter the re-rolled dice"),
+        cameraOn ? el("button", { type: "button", id: "camera-reroll", disabled: !chosen.length,
+                                  onclick: () => hostAction("/api/reroll", { camera: chosen.map(([name]) => name) }) },
+          "The camera reads them") : null));
   }
 
   function diceEntry(game) {
@@ -305,7 +339,7 @@
     open.forEach((colour) => { dice[colour] = entry[colour]; });
     return el("div", { class: "dice-entry" },
       el("p", {}, game.phase === "roll" ? "Type the dice (when there is no camera, or it is unsure):"
-        : "Correct the dice (a die re-rolled, or misread) before anyone decides:"),
+        : "Correct every die the camera misread, before anyone decides:"),
       valueButtons("White 1", entry.white[0], (value) => { entry.white[0] = value; }),
       valueButtons("White 2", entry.white[1], (value) => { entry.white[1] = value; }),
       open.map((colour) => valueButtons(TITLE[colour], entry[colour], (value) => { entry[colour] = value; })),
