@@ -337,3 +337,13 @@ def test_no_re_roll_once_someone_decided_or_of_a_closed_colour(app, host, table)
     start_game(host)
     response = host.post("/api/reroll", json={"dice": {"red": 2}})
     assert response.status_code == 409 and response.json["message"] == "Nothing to re-roll: no dice have been rolled yet."
+
+
+def test_play_again_keeps_each_phone_on_its_own_person(app, host, table):
+    """A game that Bob started: in the next one Cy starts, and Ann's phone still plays Ann."""
+    start_game(host, players=("Ann", "Bob", "Cy"), starter=1)
+    ann = phone(app, 0)
+    finish_by_penalties(host, table)
+    state = host.post("/api/games/again").json["game"]
+    assert state["seats"][state["roller"]] == "Cy"
+    assert ann.get("/api/me").json["seats"] == [table.session.seat_index("Ann")]

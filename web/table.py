@@ -11,6 +11,7 @@ import logging
 import secrets
 import threading
 import time
+from dataclasses import replace
 from typing import Any
 
 from referee import Record, ReplayError, RuleError
@@ -134,9 +135,8 @@ class Table:
                 self._record({"type": "next-game", "by": "host"})
                 return self.session
             setup = session.setup
-            starter = None if setup.starter is None else 1 % len(session.seats)  # the seat left of the last starter
-            players = session.players if starter is not None else setup.players
-            again = Setup(list(players), setup.variant, starter, setup.timer, setup.match)
+            # The same people in the same seats, so that each phone keeps its person; the starter one seat left.
+            again = replace(setup, starter=None if setup.starter is None else (setup.starter + 1) % len(session.seats))
             return self.start_game(again, keep_phones_of=session.game_id)
 
     def end_game(self) -> None:
