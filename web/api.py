@@ -10,6 +10,7 @@ from werkzeug.exceptions import BadRequest
 from referee import RuleError
 from web import auth
 from web.live import TooManyStreams
+from web.card_session import CARD_VARIANTS, DEALS, new_seed
 from web.session import Setup
 from web.table import COLOURS, DICE, Table
 from web.validate import ApiError, boolean, fields, integer, list_of, mapping, one_of, optional, text
@@ -47,16 +48,23 @@ def state_response(status: int = 200):
     return jsonify(table().state()), status
 
 
-def acting_seat(seat: int) -> None:
-    """A phone acts only for the seats it joined; the host may act for anyone (a player without a phone)."""
+def acting_seat(seat: int, sees_hand: bool = False) -> None:
+    """A phone acts only for the seats it joined; the host may act for anyone (a player without a phone), except
+    where it would show a hand only its holder may see (`sees_hand`: playing cards the referee dealt; a refusal
+    would say which cards the hand does not hold)."""
     session = table().session
     if session is None:
         raise ApiError(409, "no-game", "No game is being played: the host sets one up first.")
     if not seat < len(session.seats):
         raise ApiError(400, "bad-request", f"seat must be between 0 and {len(session.seats) - 1}.")
-    if seat in table().seats_of(auth.seat_token()) or auth.is_host():
+    if seat in table().seats_of(auth.seat_token()):
         return
-    raise ApiError(403, "not-your-seat", f"This phone does not play for {session.seats[seat]}: join that seat first.")
+    name = session.seats[seat]
+    if auth.is_host() and not (sees_hand and session.hides_hands):
+        return
+    if auth.is_host():
+        raise ApiError(403, "hand-hidden", f"Only {name}'s own phone can play {name}'s cards: nobody else may see them.")
+    raise ApiError(403, "not-your-seat", f"This phone does not play for {name}: join that seat first.")
 
 
 # ----- reading -----------------------------------------------------------------------------------------------
@@ -106,10 +114,11 @@ def new_game():
     auth.require_host()
     data = body(
         {"players": list_of(NAME, 2, 2 * MAX_SEATS)},
-        {"variant": one_of("standard", "two-sheets", "partners"),
+        {"variant": one_of("standard", "two-sheets", "partners", *CARD_VARIANTS),
          "starter": optional(integer(0, MAX_SEATS - 1)),
          "timer": integer(0, 600),
-         "match": boolean},
+         "match": boolean,
+         "deal": one_of(*DEALS)},
     )
     variant = data.get("variant", "standard")
     players = data["players"]
@@ -117,7 +126,13 @@ def new_game():
         if len(players) % 2:
             raise ApiError(400, "bad-setup", "Partners play in pairs: give an even number of names.")
         players = [players[index:index + 2] for index in range(0, len(players), 2)]
-    setup = Setup(players, variant, data.get("starter"), data.get("timer", 0), data.get("match", False))
+    deal = None
+    if variant in CARD_VARIANTS:
+        deal = data.get("deal", "shuffled")
+    elif "deal" in data:
+        raise ApiError(400, "bad-setup", "Only the card game is dealt: leave out deal for the dice game.")
+    setup = Setup(players, variant, data.get("starter"), data.get("timer", 0), data.get("match", False), deal,
+                  new_seed() if deal == "shuffled" else None)
     try:
         table().start_game(setup)
     except RuleError as error:
@@ -195,19 +210,54 @@ def join():
     return response
 
 
-MARK_FIELDS = {"colour": one_of(*COLOURS), "number": integer(2, 12)}
+def card(value, name):
+    """A card as [colour, number], the colour "joker" for a joker (the referee's `Card.to_json`)."""
+    if not (isinstance(value, list) and len(value) == 2):
+        raise ApiError(400, "bad-request", f"{name} must be a card such as [\"red\", 7] or [\"joker\", 7].")
+    return [one_of(*COLOURS, "joker")(value[0], f"{name}'s colour"), integer(2, 12)(value[1], f"{name}'s number")]
+
+
+# An action's fields, each checked; which fields each kind of action needs and allows.
+ACTION_FIELDS = {"colour": one_of(*COLOURS), "number": integer(2, 12), "slots": list_of(integer(0, 3), 1, 4),
+                 "cards": list_of(card, 0, 5), "cross": list_of(integer(2, 12), 0, 5)}
+ACTIONS = {"mark": ({"colour", "number"}, {"colour", "number"}), "pass": (set(), set()),
+           "take": ({"slots"}, {"slots"}), "announce": ({"number"}, {"number"}),
+           "play": ({"cards"}, {"cards", "cross", "colour"})}  # kind: (needed, allowed)
+FIELD_WORDS = {"colour": "a colour", "number": "a number", "slots": "the tableau slots taken", "cards": "the cards played"}
+
+
+def action_body(kinds: tuple[str, ...], action_needed: bool = True) -> tuple[int, dict]:
+    """The seat and the action of a request: {"seat": 1, "action": "mark", "colour": "red", "number": 6}, any
+    action of this game (in the dice game mark or pass). Without "action" (where allowed) it asks about a box."""
+    actions = {"action": one_of(*kinds)}
+    data = body({"seat": integer(0, MAX_SEATS * 2 - 1), **(actions if action_needed else {})},
+                {**ACTION_FIELDS, **({} if action_needed else actions)})
+    seat = data.pop("seat")
+    kind = data.setdefault("action", "mark")
+    needed, allowed = ACTIONS[kind]
+    given = set(data) - {"action"}
+    article = "An" if kind == "announce" else "A"
+    if needed - given:
+        raise ApiError(400, "bad-request", f"{article} {kind} needs {' and '.join(FIELD_WORDS[name] for name in sorted(needed))}.")
+    if given - allowed:
+        raise ApiError(400, "bad-request", f"{article} {kind} has no {' or '.join(sorted(given - allowed))}.")
+    return seat, data
+
+
+def game_kinds() -> tuple[str, ...]:
+    session = table().session
+    if session is None:
+        raise ApiError(409, "no-game", "No game is being played: the host sets one up first.")
+    return session.action_kinds
 
 
 @bp.post("/act")
 def act():
-    data = body({"seat": integer(0, MAX_SEATS * 2 - 1), "action": one_of("mark", "pass")}, MARK_FIELDS)
-    seat = data.pop("seat")
-    if data["action"] == "mark" and set(MARK_FIELDS) - set(data):
-        raise ApiError(400, "bad-request", "A mark needs a colour and a number.")
-    if data["action"] == "pass" and set(MARK_FIELDS) & set(data):
-        raise ApiError(400, "bad-request", "A pass has no colour or number.")
-    acting_seat(seat)
-    table().act(seat, data, "host" if seat not in table().seats_of(auth.seat_token()) else "player")
+    """A decision for a seat: in the dice game mark or pass; in the card game also take (from the dealt
+    tableau), announce (real cards) and play."""
+    seat, action = action_body(game_kinds())
+    acting_seat(seat, sees_hand=action["action"] == "play")
+    table().act(seat, action, "host" if seat not in table().seats_of(auth.seat_token()) else "player")
     return state_response()
 
 
@@ -221,13 +271,24 @@ def retract():
 
 @bp.post("/why")
 def why():
-    """Why a box cannot be marked now, in the referee's words; changes nothing."""
-    data = body({"seat": integer(0, MAX_SEATS * 2 - 1), **MARK_FIELDS})
-    acting_seat(data["seat"])
-    error = table().why_not(data["seat"], data["colour"], data["number"])
+    """Why an action cannot be taken now, in the referee's words; changes nothing. Without "action" it asks
+    about a box (a mark of colour and number)."""
+    seat, action = action_body(game_kinds(), action_needed=False)
+    acting_seat(seat, sees_hand=action["action"] == "play")
+    error = table().why_not(seat, action)
     if error is None:
-        return jsonify(legal=True, message=f"{data['colour'].capitalize()} {data['number']} can be marked now.")
+        what = f"{action['colour'].capitalize()} {action['number']}" if action["action"] == "mark" else "This"
+        return jsonify(legal=True, message=f"{what} can be {'marked' if action['action'] == 'mark' else 'done'} now.")
     return jsonify(legal=False, rule=error.code, message=error.message)
+
+
+@bp.post("/options")
+def options():
+    """The card game with real cards: the plays of exactly the cards a player says they played, with what each
+    costs (the referee cannot see a real hand)."""
+    data = body({"seat": integer(0, MAX_SEATS * 2 - 1), "cards": list_of(card, 1, 3)})
+    acting_seat(data["seat"], sees_hand=True)
+    return jsonify(options=table().options(data["seat"], data["cards"]))
 
 
 # ----- finished games and records ---------------------------------------------------------------------------
@@ -241,9 +302,8 @@ def finished_games():
 
 @bp.get("/games/<int:game_id>/record")
 def export_record(game_id: int):
-    """The game as a `qwixx-record/1` file (its complete turns)."""
-    record = table().stored_session(game_id).record()
-    return Response(record.dumps(), mimetype="application/json",
+    """The game as a record file: `qwixx-record/1` (its complete turns) or `qwixx-cards-record/1`."""
+    return Response(table().record_text(game_id), mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="qwixx-game-{game_id}.json"'})
 
 

@@ -21,25 +21,44 @@ from referee.match import GAMES_PER_MATCH
 from referee.variants import find_variant
 
 NEWS_KEPT = 12
-VARIANT_TITLES = {"standard": "Standard", "two-sheets": "Two sheets each", "partners": "Partners on one sheet"}
+VARIANT_TITLES = {"standard": "Standard", "two-sheets": "Two sheets each", "partners": "Partners on one sheet",
+                  "cards": "The card game", "cards-joker": "The card game with jokers"}
 
 
 @dataclass
 class Setup:
     players: list  # names in seating order, or pairs of names for partners
-    variant: str = "standard"
-    starter: int | None = None  # the seat that rolls first; None: a roll-off decides
+    variant: str = "standard"  # a dice game variant, or "cards" / "cards-joker" for the card game
+    starter: int | None = None  # the seat that rolls (or, with cards, plays) first; None: a roll-off decides
     timer: int = 0  # seconds a decision may take before the table passes for the player; 0: no timer
     match: bool = False  # the three-game match (ruling 12)
+    # The card game only: "shuffled" (the product deals a virtual deck) or "real-cards"; a dealt deck's seed and,
+    # for a record that gives one, the deck's order. Secrets while the game is played: no page receives a setup.
+    deal: str | None = None
+    seed: int | None = None
+    deck: list | None = None
 
     def to_json(self) -> dict:
-        return {"players": self.players, "variant": self.variant, "starter": self.starter, "timer": self.timer,
+        data = {"players": self.players, "variant": self.variant, "starter": self.starter, "timer": self.timer,
                 "match": self.match}
+        data.update((key, value) for key, value in (("deal", self.deal), ("seed", self.seed), ("deck", self.deck))
+                    if value is not None)
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> Setup:
         return cls(data["players"], data.get("variant", "standard"), data.get("starter"), data.get("timer", 0),
-                   bool(data.get("match")))
+                   bool(data.get("match")), data.get("deal"), data.get("seed"), data.get("deck"))
+
+
+def open_session(game_id: int, setup: Setup, log: list[dict] = ()) -> Sitting:
+    """The session a setup describes (a dice game's `Session`, or a `CardSession`), its log replayed."""
+    from web.card_session import CARD_VARIANTS, CardSession  # here: web.card_session builds on this module
+
+    session = (CardSession if setup.variant in CARD_VARIANTS else Session)(game_id, setup)
+    for entry in log:
+        session.apply(entry)
+    return session
 
 
 @dataclass
@@ -53,8 +72,48 @@ class News:
         return {"id": self.id, "text": self.text, "kind": self.kind, "speech": self.speech or self.text}
 
 
+class Sitting:
+    """What a dice game's `Session` and a card game's `CardSession` share: the table uses both through the same
+    attributes and methods (game_id, setup, log, news, seats, people, phase, prompt, apply, to_json, ...)."""
+
+    def seat_index(self, name: str) -> int:
+        return self.seats.index(name)
+
+    def _logged(self, entry: dict, news: list[tuple]) -> list[News]:
+        """Keep an applied entry in the log and its news, (kind, text[, speech]) each; returns the news made."""
+        self.log.append(entry)
+        base = len(self.log) * 10
+        made = [News(base + index, text, kind, *speech) for index, (kind, text, *speech) in enumerate(news)]
+        self.news = (self.news + made)[-NEWS_KEPT:]
+        return made
+
+    def _public_json(self, joined: set[int]) -> dict[str, Any]:
+        """The part of every page's state that both games have."""
+        return {
+            "id": self.game_id,
+            "game": self.kind,
+            "variant": self.setup.variant,
+            "variant_title": VARIANT_TITLES.get(self.setup.variant, self.setup.variant),
+            "timer": self.setup.timer,
+            "seats": list(self.seats),
+            "people": [{"name": name, "seats": list(self.seats_of_person(index)), "joined": index in joined}
+                       for index, name in enumerate(self.people)],
+            "phase": self.phase,
+            "prompt": self.prompt(),
+            "news": [item.to_json() for item in self.news],
+            "can_undo": self._undo_label() is not None,
+            "undo_label": self._undo_label(),
+            "finished": self.finished,
+        }
+
+
 @dataclass
-class Session:
+class Session(Sitting):
+    """A dice game (or three-game match) at the table; `web.card_session.CardSession` is its twin for cards."""
+
+    kind = "dice"
+    hides_hands = False  # nothing is secret in the dice game but a decision held until everyone decided
+    action_kinds = ("mark", "pass")
     game_id: int
     setup: Setup
     log: list[dict] = field(default_factory=list)
@@ -84,13 +143,6 @@ class Session:
         self.games = [Game(self.players, self.variant)]
 
     # ----- replay and copy ---------------------------------------------------------------------------------
-
-    @classmethod
-    def replay(cls, game_id: int, setup: Setup, log: list[dict]) -> Session:
-        session = cls(game_id, setup)
-        for entry in log:
-            session.apply(entry)
-        return session
 
     def copy(self) -> Session:
         twin = copy.copy(self)
@@ -129,12 +181,14 @@ class Session:
         return self.over and (not self.setup.match or len(self.games) == GAMES_PER_MATCH)
 
     @property
+    def deciding(self) -> bool:
+        """Players decide on the open roll now (what the decision timer is for)."""
+        return self.phase in ("white", "colour")
+
+    @property
     def decided(self) -> bool:
         """Someone has marked or passed on the open roll (then the dice can no longer be re-rolled)."""
         return self.game is not None and self.game.phase is Phase.WHITE and bool(self.game.pending)
-
-    def seat_index(self, name: str) -> int:
-        return self.seats.index(name)
 
     def seats_of_person(self, person: int) -> tuple[int, ...]:
         players = self.players if self.game is not None else self.variant.normalise(self.setup.players)
@@ -163,11 +217,7 @@ class Session:
             self._next_game(news)
         else:
             raise RuleError("bad-action", f"Unknown entry {kind!r}.")
-        self.log.append(entry)
-        base = len(self.log) * 10
-        made = [News(base + index, text, kind, *speech) for index, (kind, text, *speech) in enumerate(news)]
-        self.news = (self.news + made)[-NEWS_KEPT:]
-        return made
+        return self._logged(entry, news)
 
     def _roll_off(self, value: int, news: list) -> None:
         if self.rolloff is None or self.game is not None:
@@ -243,8 +293,24 @@ class Session:
                 match.game.apply(action)
         return match
 
-    def record(self) -> Record:
-        return Record.of_match(self.as_match()) if self.setup.match else Record.of_game(self.game)
+    def record_text(self) -> str:
+        """The game (or match) as a `qwixx-record/1` file."""
+        return (Record.of_match(self.as_match()) if self.setup.match else Record.of_game(self.game)).dumps()
+
+    # ----- what one phone may see --------------------------------------------------------------------------
+
+    def secrets_for(self, seats: list[int]) -> dict[str, Any]:
+        """For one phone: its seats' white-sum decisions, held from the others until everyone has decided."""
+        pending = self.game.pending if self.game is not None else {}
+        return {"pending": {str(seat): pending[self.seats[seat]].to_json() for seat in seats if self.seats[seat] in pending}}
+
+    def why_not(self, seat: int, action: dict) -> RuleError | None:
+        """Why a box cannot be marked now; in the dice game one asks about a box only."""
+        if self.game is None:
+            return RuleError("wrong-phase", self.prompt())
+        if action.get("action", "mark") != "mark":
+            raise RuleError("bad-action", "Ask about a box: give its colour and number.")
+        return self.game.why_not(self.seats[seat], action["colour"], action["number"])
 
     # ----- sentences ---------------------------------------------------------------------------------------
 
@@ -295,26 +361,15 @@ class Session:
 
     # ----- JSON for the pages ------------------------------------------------------------------------------
 
-    def to_json(self, joined: set[int]) -> dict[str, Any]:
+    def to_json(self, joined: set[int], reveal: bool = False) -> dict[str, Any]:
+        """What every page may see (`reveal` is for a card game's secrets; the dice game has none to show)."""
         game = self.game
-        out: dict[str, Any] = {
-            "id": self.game_id,
-            "variant": self.setup.variant,
-            "variant_title": VARIANT_TITLES.get(self.setup.variant, self.setup.variant),
-            "timer": self.setup.timer,
+        out = self._public_json(joined)
+        out.update({
             "match": self._match_json(),
-            "seats": list(self.seats),
-            "people": [{"name": name, "seats": list(self.seats_of_person(index)), "joined": index in joined}
-                       for index, name in enumerate(self.people)],
-            "phase": self.phase,
-            "prompt": self.prompt(),
             "rolloff": [{"name": name, "value": value} for name, value in (self.rolloff.rolls if self.rolloff else [])],
             "rolloff_seat": self.rolloff.players.index(self.rolloff.roller) if game is None else None,
-            "news": [item.to_json() for item in self.news],
-            "can_undo": self._undo_label() is not None,
-            "undo_label": self._undo_label(),
-            "finished": self.finished,
-        }
+        })
         if game is None:
             return out
         outcome = game.outcome()

@@ -15,9 +15,13 @@ from dataclasses import replace
 from typing import Any
 
 from referee import Record, ReplayError, RuleError
+from referee.cards import Card
+from referee.cards import record as cards_record
+from referee.cards.record import FORMAT as CARDS_FORMAT
 from web.auth import PinGuard, new_pin, new_token
 from web.live import Broadcaster
-from web.session import Session, Setup
+from web.card_session import new_seed
+from web.session import Session, Setup, Sitting, open_session
 from web.store import StorageError, Store
 from web.validate import ApiError
 
@@ -45,7 +49,7 @@ class Table:
         self.pending_roll: dict | None = None  # a camera reading that cannot be used as it is
         self._deadline: float | None = None
         self._timer_key: tuple | None = None
-        self.session: Session | None = self._load()
+        self.session: Sitting | None = self._load()
         self.publish()
 
     def _host_pin(self, configured: str | None) -> str:
@@ -59,13 +63,13 @@ class Table:
             self.store.replace_host_pin(pin)
         return pin
 
-    def _load(self) -> Session | None:
+    def _load(self) -> Sitting | None:
         game_id = self.store.latest_game_id()
         if game_id is None:
             return None
         stored = self.store.game(game_id)
         try:
-            session = Session.replay(stored.id, Setup.from_json(stored.setup), stored.actions)
+            session = open_session(stored.id, Setup.from_json(stored.setup), stored.actions)
         except (KeyError, TypeError, ValueError) as error:  # RuleError is a ValueError
             # Never crash at start: keep the stored game for inspection and let the table start afresh.
             log.error("game %s could not be resumed (%s); it is set aside", game_id, error)
@@ -113,18 +117,18 @@ class Table:
 
     # ----- setup --------------------------------------------------------------------------------------------
 
-    def start_game(self, setup: Setup, keep_phones_of: int | None = None) -> Session:
+    def start_game(self, setup: Setup, keep_phones_of: int | None = None) -> Sitting:
         with self._lock:
-            Session(0, setup)  # the referee checks names, variant and seats before anything is stored
+            open_session(0, setup)  # the referee checks names, variant and seats before anything is stored
             in_progress = self.session is not None and not self.session.finished
             game_id = self.store.new_game(setup.to_json(), abandon=self.session.game_id if in_progress else None,
                                           phones_from=keep_phones_of)
-            self.session = Session(game_id, setup)
+            self.session = open_session(game_id, setup)
             self.pending_roll = None
             self.publish()
             return self.session
 
-    def play_again(self) -> Session:
+    def play_again(self) -> Sitting:
         """The next game of a three-game match; otherwise the same people again, the starter one seat to the
         left of the last one (a roll-off again if that is how the last game began)."""
         with self._lock:
@@ -135,8 +139,10 @@ class Table:
                 self._record({"type": "next-game", "by": "host"})
                 return self.session
             setup = session.setup
-            # The same people in the same seats, so that each phone keeps its person; the starter one seat left.
-            again = replace(setup, starter=None if setup.starter is None else (setup.starter + 1) % len(session.seats))
+            # The same people in the same seats (so each phone keeps its person), the starter one seat to the
+            # left, and a freshly shuffled deck for a dealt card game.
+            again = replace(setup, starter=None if setup.starter is None else (setup.starter + 1) % len(session.seats),
+                            seed=None if setup.seed is None else new_seed(), deck=None)
             return self.start_game(again, keep_phones_of=session.game_id)
 
     def end_game(self) -> None:
@@ -178,17 +184,12 @@ class Table:
             if session is None or not token:
                 return {"people": [], "seats": [], "pending": {}}
             seats = self.seats_of(token)
-            pending = session.game.pending if session.game is not None else {}
-            return {
-                "people": self.store.people_of_token(token, session.game_id),
-                "seats": seats,
-                "pending": {str(seat): pending[session.seats[seat]].to_json()
-                            for seat in seats if session.seats[seat] in pending},
-            }
+            return {"people": self.store.people_of_token(token, session.game_id), "seats": seats,
+                    **session.secrets_for(seats)}
 
     # ----- actions ------------------------------------------------------------------------------------------
 
-    def _require_session(self) -> Session:
+    def _require_session(self) -> Sitting:
         if self.session is None:
             raise ApiError(409, "no-game", "No game is being played: the host sets one up first.")
         return self.session
@@ -224,24 +225,38 @@ class Table:
     def undo(self) -> None:
         self._record({"type": "undo", "by": "host"})
 
-    def why_not(self, seat: int, colour: str, number: int) -> RuleError | None:
+    def why_not(self, seat: int, action: dict) -> RuleError | None:
+        """The refusal `action` (a mark, or with cards any action) would get now, changing nothing."""
+        with self._lock:
+            return self._require_session().why_not(seat, action)
+
+    def options(self, seat: int, cards: list) -> list[dict]:
+        """The card game with real cards: the seat's plays of exactly these cards (the referee cannot see hands)."""
         with self._lock:
             session = self._require_session()
-            if session.game is None:
-                return RuleError("wrong-phase", session.prompt())
-            return session.game.why_not(session.seats[seat], colour, number)
+            if session.kind != "cards":
+                raise ApiError(409, "dice-game", "This is the dice game: its options are in the table's state.")
+            played = [Card.from_json(card) for card in cards]
+            return [option for option in session.options(seat, played)
+                    if sorted(map(tuple, option["action"].get("cards", []))) == sorted(map(tuple, cards))]
+
+    def _dice_session(self) -> Session:
+        session = self._require_session()
+        if session.kind != "dice":
+            raise ApiError(409, "card-game", "This is the card game: there are no dice.")
+        return session
 
     def enter_dice(self, dice: dict, by: str) -> None:
         """Dice typed by the host or read by the camera: the roll, or a correction before anyone decided."""
         with self._lock:
-            session = self._require_session()
+            session = self._dice_session()
             if session.phase == "roll-off":
                 raise ApiError(409, "roll-off", "This is the roll-off: enter the one white die rolled.")
             kind = "roll" if session.phase == "roll" else "reroll"
             self._record({"type": "act", "action": {"action": kind, **dice}, "by": by})
 
     def _rolled_dice(self):
-        session = self._require_session()
+        session = self._dice_session()
         rolled = session.game.dice if session.game is not None else None
         if rolled is None:
             raise RuleError("wrong-phase", "Nothing to re-roll: no dice have been rolled yet.")
@@ -268,14 +283,17 @@ class Table:
             self.publish()
 
     def roll_off(self, value: int, by: str) -> None:
-        self._record({"type": "roll-off", "value": value, "by": by})
+        with self._lock:
+            self._dice_session()
+            self._record({"type": "roll-off", "value": value, "by": by})
 
     # ----- the camera ---------------------------------------------------------------------------------------
 
     def colours_in_play(self) -> tuple[str, ...]:
         with self._lock:
             session = self.session
-            closed = set(session.game.closed) if session is not None and session.game is not None else set()
+            in_game = session is not None and session.kind == "dice" and session.game is not None
+            closed = set(session.game.closed) if in_game else set()
             return tuple(colour for colour in COLOURS if colour not in closed)
 
     def camera_state(self, state: str, message: str) -> None:
@@ -306,7 +324,7 @@ class Table:
                            "message": " ".join(problems) or "Dice read.", "dice": readings}
             session = self.session
             try:
-                if session is None or session.over:
+                if session is None or session.over or session.kind != "dice":
                     pass  # free play: the table screen shows what was rolled, nothing is recorded
                 elif session.phase == "roll-off":
                     self._camera_roll_off(readings)
@@ -369,7 +387,7 @@ class Table:
 
     def _update_timer(self) -> None:
         session = self.session
-        if session is None or not session.setup.timer or session.phase not in ("white", "colour"):
+        if session is None or not session.setup.timer or not session.deciding:
             self._deadline = self._timer_key = None
             return
         key = (session.game_id, session.game.turn, session.phase)
@@ -396,31 +414,69 @@ class Table:
 
     # ----- stored games and records ------------------------------------------------------------------------
 
-    def stored_session(self, game_id: int, steps: int | None = None) -> Session:
+    def stored_session(self, game_id: int, steps: int | None = None) -> Sitting:
         """A stored game replayed (its first `steps` entries only, if given)."""
         stored = self.store.game(game_id)
         if stored is None:
             raise ApiError(404, "no-such-game", f"There is no game {game_id}.")
         log = stored.actions if steps is None else stored.actions[:steps]
-        return Session.replay(stored.id, Setup.from_json(stored.setup), log)
+        return open_session(stored.id, Setup.from_json(stored.setup), log)
 
     def replay_steps(self, game_id: int) -> dict:
         stored = self.store.game(game_id)
         if stored is None:
             raise ApiError(404, "no-such-game", f"There is no game {game_id}.")
-        session = Session(stored.id, Setup.from_json(stored.setup))
+        session = open_session(stored.id, Setup.from_json(stored.setup))
         steps = []
         for entry in stored.actions:
             made = session.apply(entry)
             steps.append(" ".join(item.text for item in made) or _quiet_step(entry))
         return {"id": game_id, "origin": stored.origin, "steps": steps}
 
+    def _in_play(self, game_id: int) -> bool:
+        """Whether this is the game being played at the table (whose secrets are kept until it is over)."""
+        session = self.session
+        return session is not None and session.game_id == game_id and not session.finished
+
     def replay_state(self, game_id: int, step: int) -> dict:
+        """The table as it was after `step` steps; a card game shows every card once it is no longer played."""
         session = self.stored_session(game_id, step)
-        return {"step": min(step, len(session.log)), "game": session.to_json(set())}
+        return {"step": min(step, len(session.log)), "game": session.to_json(set(), reveal=not self._in_play(game_id))}
+
+    def record_text(self, game_id: int) -> str:
+        """The stored game as a record file; a dealt card game's only once it is over (the record holds the deck)."""
+        with self._lock:
+            session = self.stored_session(game_id)
+            if session.hides_hands and self._in_play(game_id):
+                raise ApiError(409, "game-in-play", "This game is being played: its record holds every card of the "
+                                                    "deck, so it can be saved once the game is over.")
+            return session.record_text()
 
     def import_record(self, data: Any) -> int:
         """Check a record with the referee and keep it as a finished game; returns its id."""
+        reader = self._card_record if isinstance(data, dict) and data.get("format") == CARDS_FORMAT else self._dice_record
+        setup, log = reader(data)
+        session = open_session(0, setup, log)
+        # Kept as it is, in the list of finished games: an unfinished record stays unfinished.
+        return self.store.new_game(setup.to_json(), origin="imported", actions=log, result=session.result())
+
+    @staticmethod
+    def _card_record(data: dict) -> tuple[Setup, list[dict]]:
+        report = cards_record.replay_report(data)
+        if not report["ok"]:
+            if report["rule"] == "not-a-record":
+                raise ApiError(400, report["rule"], report["message"])
+            raise ApiError(422, report["rule"], f"The record breaks a rule at action {report['action']} "
+                                                f"({report['player']}): {report['message']}")
+        game = cards_record.load(data)
+        deal = data["deal"]
+        setup = Setup(list(game.players), "cards-joker" if game.jokers else "cards", 0,
+                      deal="shuffled" if game.dealt else "real-cards", seed=game.seed,
+                      deck=deal.get("deck") if isinstance(deal, dict) else None)
+        return setup, [{"type": "act", "action": action.to_json(), "by": "record"} for action in game.history]
+
+    @staticmethod
+    def _dice_record(data: Any) -> tuple[Setup, list[dict]]:
         try:
             record = Record.from_json(data)
         except RuleError as error:
@@ -439,10 +495,7 @@ class Table:
                 log.append({"type": "next-game", "by": "record"})
             log.extend({"type": "act", "action": action.to_json(), "by": "record"} for action in game.history)
         variant = games[0].variant
-        setup = Setup(variant.to_json_players(games[0].players), variant.name, 0, 0, record.match)
-        session = Session.replay(0, setup, log)
-        # Kept as it is, in the list of finished games: an unfinished record stays unfinished.
-        return self.store.new_game(setup.to_json(), origin="imported", actions=log, result=session.result())
+        return Setup(variant.to_json_players(games[0].players), variant.name, 0, 0, record.match), log
 
     # ----- host ---------------------------------------------------------------------------------------------
 

@@ -383,6 +383,13 @@ class CardGame:
         self._history.append((self._state, action))
         self._state = state
 
+    def copy(self) -> CardGame:
+        """An independent copy with the same history (so it can be undone too)."""
+        game = CardGame.__new__(CardGame)
+        game.__dict__.update(self.__dict__)
+        game._history = list(self._history)
+        return game
+
     def undo(self) -> CardAction:
         """Take back the last action, whatever it was, restoring the exact earlier state; returns it."""
         if not self._history:
