@@ -186,14 +186,15 @@ const Qwixx = (() => {
   }
 
   function drawSheet(sheet, view) {
-    /* view: {options, selected: {colour, number}, pending: action json, onBox(colour, number, option), label} */
+    /* view: {options, selected: {colour, number} or a list of them, pending: action json, onBox(colour, number, option), label} */
     view = view || {};
+    const chosen = [].concat(view.selected || []);
     const rows = sheet.rows.map((row) => {
       const numbers = row.boxes.map((box) => box[0]);
       const direction = `${numbers[0]} to ${numbers[numbers.length - 1]}`;
       const cells = row.boxes.map(([number, state]) => {
         const option = optionFor(view.options, row.colour, number);
-        const selected = view.selected && view.selected.colour === row.colour && view.selected.number === number;
+        const selected = chosen.some((box) => box.colour === row.colour && box.number === number);
         const pending = view.pending && view.pending.action === "mark" && view.pending.colour === row.colour && view.pending.number === number;
         const classes = ["box", state];
         if (option) classes.push("legal");

@@ -17,10 +17,12 @@
   function gameCard(game) {
     const result = game.result;
     const ranking = result.seats.slice().sort((a, b) => result.scores[b].total - result.scores[a].total);
-    const end = { "two-colours-closed": "two colours closed", "four-penalties": "a fourth penalty" }[result.end] || "not finished";
+    const end = { "two-colours-closed": "two colours closed", "four-penalties": "a fourth penalty",
+                  "two-rows-locked": "a second row locked" }[result.end] || "not finished";
+    const kind = { cards: "the card game", "cards-joker": "the card game with jokers" }[game.variant];
     return el("li", { class: "card" },
       el("h2", {}, headline(game)),
-      el("p", { class: "hint" }, [when(game.finished), end, game.origin === "imported" ? "loaded from a record" : null,
+      el("p", { class: "hint" }, [when(game.finished), kind, end, game.origin === "imported" ? "loaded from a record" : null,
                                   game.match ? "three-game match (last game shown)" : null].filter(Boolean).join(" · ")),
       el("div", { class: "scroll" }, el("table", { class: "scores" },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"),

@@ -21,6 +21,7 @@
     if (key !== meKey) {
       meKey = key;
       selected = null;
+      me = { ...me, cards: null };  // a card game's hand and options were for the action that just ended
       refreshMe();
     }
     render();
@@ -90,7 +91,7 @@
       me = person.joined ? await Qwixx.asHost(attempt) : await attempt();
       chosenSeat = me.seats[0];
       render();
-      const first = document.querySelector(".box.legal, #pass");
+      const first = document.querySelector(".box.legal, #pass, #slot-0, #hand-0");
       announce(`You play ${game().seats[chosenSeat]}.`, false);
       if (first) first.focus();
     } catch (failure) {
@@ -118,6 +119,10 @@
 
   function playView(g) {
     const seat = chosenSeat;
+    if (g.game === "cards") {
+      return QwixxCards.phone({ g, seat, mine: me.cards && me.cards[String(seat)], send, toast, overView,
+                                rerender: render, timer: el("span", { class: "timer", id: "timer" }) });
+    }
     const sheet = g.sheets ? g.sheets[seat] : null;
     const options = (g.options && g.options[seat]) || [];
     const marks = options.filter((option) => option.action.action === "mark");

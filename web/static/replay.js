@@ -19,10 +19,13 @@
     $("#step-text").textContent = step === 0 ? "The start: empty sheets." : steps[step - 1];
     $("#step-count").textContent = `Step ${step} of ${steps.length}`;
     const sheets = game.sheets || [];
+    const cards = game.game === "cards";  // a card game no longer played shows every card's colour
     $("#replay").replaceChildren(
       el("div", { class: "status" }, el("p", { class: "prompt" }, game.prompt),
          game.dice ? diceList(game.dice) : null, game.closed && game.closed.length ? closedBanners(game) : null),
-      ...sheets.map((sheet) => el("div", {}, el("h2", {}, `${sheet.player}: ${sheet.score.total} points`), drawSheet(sheet))));
+      cards ? QwixxCards.middle(game) : "",
+      ...sheets.map((sheet, seat) => el("div", {}, el("h2", {}, `${sheet.player}: ${sheet.score.total} points`),
+        cards ? QwixxCards.cardRow(game.hands[seat], `${sheet.player}'s hand`) : null, drawSheet(sheet))));
   }
 
   $("#first").addEventListener("click", () => show(0));

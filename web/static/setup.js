@@ -3,7 +3,8 @@
 
 (() => {
   const { el, $, api } = Qwixx;
-  const LIMITS = { standard: [2, 5], "two-sheets": [2, 2], partners: [4, 10] };
+  const LIMITS = { standard: [2, 5], "two-sheets": [2, 2], partners: [4, 10], cards: [2, 5], "cards-joker": [2, 5] };
+  const cardGame = () => variant().startsWith("cards");
   const form = $("#setup");
   const list = $("#players");
   let players = ["", "", ""];
@@ -40,6 +41,12 @@
     $("#add-player").hidden = players.length >= high;
     $("#add-player").textContent = variant() === "partners" ? "Add a team" : "Add a player";
     $("#players-legend").textContent = variant() === "partners" ? "Teams, in seating order" : "Players, in seating order";
+    // The card game: dealt or real cards; no match and no roll-off (the rulebook: whoever's birthday is furthest away).
+    $("#deal-choice").hidden = !cardGame();
+    $("#match-choice").hidden = cardGame();
+    $("#starter-hint").textContent = cardGame()
+      ? "The rulebook: whoever's birthday is furthest from today starts. Play passes to the left."
+      : "A roll-off: each rolls one white die in turn, read by the camera, until someone rolls a 6.";
     renderStarters();
   }
 
@@ -64,7 +71,7 @@
     const seats = variant() === "partners"
       ? names.filter((_, index) => index % 2 === 0).map((first, team) => `${first} & ${names[2 * team + 1]}`)
       : names;
-    select.replaceChildren(el("option", { value: "" }, "A roll-off, read by the camera"),
+    select.replaceChildren(cardGame() ? "" : el("option", { value: "" }, "A roll-off, read by the camera"),
       ...seats.map((name, seat) => el("option", { value: String(seat) }, name)));
     if ([...select.options].some((option) => option.value === previous)) select.value = previous;
   }
@@ -89,7 +96,9 @@
     }
     const starter = $("#starter").value;
     const body = { players: names, variant: variant(), starter: starter === "" ? null : Number(starter),
-                   timer: Number($("#timer").value), match: $("#match").checked };
+                   timer: Number($("#timer").value) };
+    if (cardGame()) body.deal = form.querySelector("input[name=deal]:checked").value;
+    else body.match = $("#match").checked;
     try {
       await Qwixx.asHost(() => api("/api/games", body));
       location.href = "/table";
@@ -104,6 +113,8 @@
     if (game) {
       const radio = form.querySelector(`input[name=variant][value="${game.variant}"]`);
       if (radio) radio.checked = true;
+      const deal = form.querySelector(`input[name=deal][value="${game.deal}"]`);
+      if (deal) deal.checked = true;
       players = game.people.map((person) => person.name);
       $("#timer").value = String(game.timer || 0);
     }

@@ -42,7 +42,8 @@
     const game = state.game;
     $("#address").textContent = state.address_name || state.address || location.origin + "/";
     $("#address-ip").textContent = state.address_name && state.address ? `or ${state.address}` : "";
-    renderCamera(state.camera);
+    const cards = Boolean(game && game.game === "cards");
+    renderCamera(cards ? { ...state.camera, state: "off", message: "" } : state.camera, cards);
     renderStatus(game);
     renderScores(game);
     renderHostTools();
@@ -52,8 +53,9 @@
   }
 
   /* ----- the camera view: the picture and the dice outlines in one SVG, zoomed onto the dice once they rest ----- */
-  function renderCamera(camera) {
-    const on = camera.state !== "off" || picture !== null;
+  /* The card game has no dice: the camera view gives its place to the cards. */
+  function renderCamera(camera, cards) {
+    const on = !cards && (camera.state !== "off" || picture !== null);
     $("#camera").hidden = !on;
     $("#stage").classList.toggle("with-camera", on);
     $("#camera-message").textContent = camera.message || "";
@@ -170,6 +172,10 @@
       $("#prompt").textContent = "No game is being played: the camera still reads every roll.";
       sum = state.camera.state === "settled" ? cameraWhiteSum(state.camera) : null;
       detail = "The host sets up a game on the setup page.";
+    } else if (game.game === "cards") {
+      $("#prompt").textContent = game.prompt;
+      sum = game.announced ?? null;
+      if (game.phase === "number") detail = `Still deciding: ${names(game.waiting_for.map((seat) => game.seats[seat]))}.`;
     } else {
       $("#prompt").textContent = game.prompt;
       sum = game.white_sum ?? null;
@@ -184,7 +190,11 @@
     }
     if (state.pending_roll) detail = `${state.pending_roll.problems.join(" ")} ${detail}`;
     $("#white-sum").textContent = sum === null ? "" : String(sum);
+    $("#sum-label").textContent = game && game.game === "cards" ? "the number" : "white sum";
     $(".white-sum").hidden = sum === null;
+    const cards = Boolean(game && game.game === "cards");
+    $("#card-middle").hidden = !cards;
+    $("#card-middle").replaceChildren(cards ? QwixxCards.middle(game, null, false) : "");
     $("#detail").textContent = detail.trim();
     $("#dice").replaceChildren(game && game.dice ? diceList(game.dice) : "");
     $("#closed").replaceChildren(game && game.closed && game.closed.length ? closedBanners(game) : "");
@@ -201,6 +211,7 @@
   }
 
   function seatStatus(game, seat) {
+    if (game.game === "cards") return QwixxCards.seatStatus(game, seat);
     if (game.over) return game.over.winners.includes(seat) ? "wins" : "";
     if (game.phase === "white") return game.waiting_for.includes(seat) ? "deciding…" : "decided";
     if (game.phase === "colour" && game.roller === seat) return "choosing…";
@@ -223,7 +234,9 @@
       const score = game.sheets[seat].score;
       const winner = game.over && game.over.winners.includes(seat);
       return el("tr", { class: winner ? "winner" : null },
-        el("th", { scope: "row" }, name, el("span", { class: "seat-status" }, seatStatus(game, seat))),
+        el("th", { scope: "row" }, name, el("span", { class: "seat-status" }, seatStatus(game, seat)),
+          game.hands ? el("span", { class: "mini-cards hand-cell", "aria-label": `${name}'s hand` },
+            game.hands[seat].map((card) => QwixxCards.card(card))) : null),
         COLOURS.map((colour) => el("td", {}, String(score[colour]))),
         el("td", {}, score.penalties ? `${score.penalties} (−${5 * score.penalties})` : "0"),
         el("td", {}, el("strong", {}, String(score.total))));
@@ -237,7 +250,7 @@
     const box = $("#host-tools");
     const game = state && state.game;
     if (!Qwixx.isHost) {
-      box.replaceChildren(el("p", { class: "hint" }, "Typing the dice, undo and ending a game need the host PIN."),
+      box.replaceChildren(el("p", { class: "hint" }, "Typing the dice or the number, undo and ending a game need the host PIN."),
         el("button", { type: "button", onclick: () => Qwixx.openHost() }, "Unlock host controls"));
       return;
     }
@@ -248,6 +261,7 @@
       return;
     }
     if (game.phase === "roll-off") parts.push(rollOffEntry());
+    else if (game.game === "cards") { if (game.phase === "draw" && game.deal === "real-cards") parts.push(announceEntry(game)); }
     else if (game.phase === "roll") parts.push(diceEntry(game));
     else if (game.can_reroll) parts.push(rerollEntry(game), el("details", { class: "correction" },
       el("summary", {}, "Correct a misread roll"), diceEntry(game)));
@@ -283,6 +297,21 @@
         id: `die-${name.replace(/ /g, "-").toLowerCase()}-${value}`,
         onclick: () => { choose(value); keepingFocus(renderHostTools); },
       }, String(value))));
+  }
+
+  /* Real cards: the host may tell the table the number on the draw pile for the active player. */
+  function announceEntry(game) {
+    const key = `announce:${game.id}:${game.turn}`;
+    if (!entry || entry.key !== key) entry = { key, value: null };
+    return el("div", { class: "dice-entry" },
+      el("p", {}, `The number ${game.seats[game.active]} announces (or enter it on their phone):`),
+      el("div", { class: "die-row", role: "group", "aria-label": "The number on the draw pile" },
+        QwixxCards.NUMBERS.map((number) => el("button", {
+          type: "button", id: `announce-${number}`, "aria-pressed": String(entry.value === number),
+          onclick: () => { entry.value = number; keepingFocus(renderHostTools); } }, String(number)))),
+      el("button", { type: "button", class: "primary", id: "enter-number", disabled: !entry.value,
+                     onclick: () => hostAction("/api/act", { seat: game.active, action: "announce", number: entry.value }) },
+        entry.value ? `Announce ${entry.value}` : "Announce"));
   }
 
   function rollOffEntry() {

@@ -1,0 +1,185 @@
+"""The Qwixx Card Game end to end in a real headless Chromium (Debian's, driven by Playwright, as in
+test_web_browser.py): the host sets the game up on the setup page, two phones in separate browser contexts and the
+table screen play a few turns, dealt by the table and with real cards. On every step each page is checked to show
+no colour it may not: a phone sees its own hand in colour and the others' hands, the tableau and the table
+screen only by their numbers. Screenshots of every page land in out/browser-failures/ when something fails."""
+from __future__ import annotations
+
+import time
+
+from tests.test_web_browser import browser, screenshots_on_failure, unlock_host  # noqa: F401 (browser: a fixture)
+from tests.web_helpers import PIN, served
+
+import pytest
+
+PLAYERS = ("Ann", "Bob")
+COLOUR_CLASSES = ("c-red", "c-yellow", "c-green", "c-blue", "joker")
+
+
+@pytest.fixture
+def address(app):
+    with served(app) as url:
+        yield url
+
+
+def game_of(table):
+    """The game being played now (each action gives the table a new game object)."""
+    return lambda: table.session.game
+
+
+def wait_until(condition, what: str, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def set_up_cards(page, address: str, deal: str) -> None:
+    """The setup page, as the host fills it in: the card game for Ann and Bob, Ann first."""
+    page.goto(f"{address}/setup")
+    page.check("input[name=variant][value=cards]")
+    assert page.is_visible("#deal-choice") and not page.is_visible("#match-choice")
+    assert "birthday" in page.inner_text("#starter-hint")
+    page.check(f"input[name=deal][value={deal}]")
+    page.click("button[aria-label='Remove Player 3']")
+    for index, name in enumerate(PLAYERS):
+        page.fill(f"#player-{index}", name)
+    assert page.eval_on_selector_all("#starter option", "nodes => nodes.map(node => node.textContent)") == list(PLAYERS)
+    page.select_option("#starter", "0")
+    page.click("#setup button[type=submit]")
+    unlock_host(page, PIN)  # the first host action asks for the PIN
+    page.wait_for_url(f"{address}/table")
+
+
+def join(browser, address: str, person: int):  # noqa: F811 (browser: the fixture's value)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(address + "/")
+    page.click(f"#join-{person}")
+    page.wait_for_selector(".sheet")
+    return page
+
+
+def shown_colours(page, selector: str) -> list[str]:
+    """The colour of every card under `selector` that shows one: "c-red", ..., "joker"; a number side shows none."""
+    classes = page.eval_on_selector_all(f"{selector} .playing-card", "nodes => nodes.map(node => node.className)")
+    return [name for value in classes for name in value.split() if name in COLOUR_CLASSES]
+
+
+def check_nothing_hidden_shows(table, pages: dict) -> None:
+    """Each phone shows its own hand in colour and every other card that is not face up by its number only; so does
+    the table screen, which shows no hand's colour at all."""
+    game = table.session.game
+    for seat, player in enumerate(game.players):
+        page = pages[player]
+        own = sorted(f"c-{card.colour}" if not card.is_joker else "joker" for card in game.hand(player))
+        page.wait_for_function("count => document.querySelectorAll('.hand .playing-card').length === count"
+                               " && !document.querySelector('.hand .playing-card.back')", arg=len(own))
+        assert sorted(shown_colours(page, ".hand")) == own
+        assert shown_colours(page, ".others") == [] and shown_colours(page, ".middle .card-row") == []
+    screen = pages["table"]
+    assert shown_colours(screen, "#scores") == [] and shown_colours(screen, "#card-middle .card-row") == []
+
+
+def test_a_dealt_card_game_on_two_phones_and_the_table_screen(browser, app, table, address):  # noqa: F811
+    screen = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    pages = {"table": screen}
+    with screenshots_on_failure(pages, "cards-dealt"):
+        set_up_cards(screen, address, "shuffled")
+        game = game_of(table)
+        assert table.session.kind == "cards" and game().dealt
+        pages.update({name: join(browser, address, person) for person, name in enumerate(PLAYERS)})
+        for turn in range(4):
+            active = pages[game().active]
+            check_nothing_hidden_shows(table, pages)
+            # Action 1: the active player takes a card from the tableau; the number is announced everywhere.
+            active.click("#slot-2")
+            active.click("#confirm")
+            wait_until(lambda: game().phase.value == "number", "the announced number")
+            screen.wait_for_selector(f"#white-sum >> text='{game().announced}'")
+            assert screen.inner_text("#sum-label") == "the number"
+            check_nothing_hidden_shows(table, pages)
+            # Action 2: everyone crosses the number in the first row offered, or passes.
+            for player in game().players:
+                page = pages[player]
+                page.wait_for_selector("#pass")
+                if page.query_selector(".box.legal"):
+                    page.click(".box.legal")
+                    page.click("#confirm")
+                else:
+                    page.click("#pass")
+                wait_until(lambda: game().phase.value != "number" or player not in game().waiting_for,
+                           f"{player}'s decision")
+            # Action 3: the active player plays their first card, crossing nothing or its number as offered.
+            active.wait_for_selector("#hand-0")
+            active.click("#hand-0")
+            active.click("#play-0")
+            active.click("#confirm")
+            wait_until(lambda: game().turn == turn + 1, f"turn {turn + 1}")
+            played = game().last_play
+            screen.wait_for_selector(f"#news >> text={played.player} played")
+            for page in pages.values():  # a played card is shown face up to everyone
+                page.wait_for_function("count => document.querySelectorAll('.last-play .playing-card').length === count",
+                                       arg=len(played.cards))
+                assert shown_colours(page, ".last-play") == [f"c-{card.colour}" for card in played.cards]
+        check_nothing_hidden_shows(table, pages)
+        for seat, player in enumerate(game().players):  # the sheets on the table screen are the referee's
+            assert f"{player}" in screen.inner_text("#scores")
+            total = pages[player].inner_text(".sheet .total")
+            assert total == f"Total {game().score(player).total}"
+    for page in pages.values():
+        page.context.close()
+
+
+def test_real_cards_told_on_the_table_screen_and_the_phones(browser, app, table, address):  # noqa: F811
+    """Real cards: the host enters the announced number on the table screen, then the phones decide, and the active
+    phone says which cards it plays; the referee offers the ways to cross them."""
+    screen = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    pages = {"table": screen}
+    with screenshots_on_failure(pages, "cards-real"):
+        set_up_cards(screen, address, "real-cards")
+        game = game_of(table)
+        ann, bob = (join(browser, address, person) for person in range(2))
+        pages.update(Ann=ann, Bob=bob)
+        assert "You hold 4 cards" in ann.inner_text(".hand")
+        screen.click("#announce-7")
+        screen.click("#enter-number")
+        wait_until(lambda: game().announced == 7, "the number 7")
+        bob.click("#box-red-7.legal")
+        bob.click("#confirm")
+        ann.click("#pass")
+        wait_until(lambda: game().phase.value == "play", "Ann's play")
+        # Ann plays red 5 and 6 and crosses both (her red 2-4 skipped: before a play's first cross is free).
+        ann.click("#colour-red")
+        ann.click("#card-5")
+        ann.click("#card-6")
+        ann.wait_for_selector(".play-options button")
+        labels = ann.eval_on_selector_all(".play-options button", "nodes => nodes.map(node => node.textContent)")
+        assert "Cross red 5 and 6 · skips 3 · 0 → 3 points" in labels, labels
+        ann.click("text=Cross red 5 and 6")
+        ann.click("#confirm")
+        wait_until(lambda: game().turn == 1, "Bob's turn")
+        assert game().sheet("Ann").rows[0].marks == (5, 6) and game().sheet("Bob").rows[0].marks == (7,)
+        screen.wait_for_selector("#news >> text=Ann played red 5 and red 6, crossing 5 and 6.")
+        # Bob's turn: he announces on his phone; a card of two colours at once is refused with the rule.
+        bob.click("#announce-3")
+        bob.click("#confirm")
+        wait_until(lambda: game().phase.value == "number", "the number 3")
+        bob.click("#pass")
+        ann.click("#pass")
+        wait_until(lambda: game().phase.value == "play", "Bob's play")
+        bob.click("#colour-blue")
+        bob.click("#card-9")
+        bob.click("#colour-green")
+        bob.click("#card-9")
+        bob.wait_for_selector(".refusal >> text=Cards played together must be one colour, not green and blue.")
+        bob.click("#played-1")  # takes the green 9 back
+        bob.wait_for_selector(".play-options button")
+        bob.click("#play-0")
+        bob.click("#confirm")
+        wait_until(lambda: game().turn == 2, "Ann's turn again")
+        screen.wait_for_selector("#prompt >> text=Ann's turn: draw to 5 cards")
+        screen.wait_for_selector("#enter-number")  # the host may announce for Ann again
+    for page in pages.values():
+        page.context.close()
