@@ -1,6 +1,7 @@
 """Random and hostile requests at every endpoint of the app (taken from Flask's url_map, so a new endpoint is
 covered the day it is added): never a 5xx, nothing changed by a refused request, no phone acting for another
-seat, no host action without the host PIN, and no file touched outside the data folder."""
+seat, no host action without the host PIN, and no file touched outside the data folder; during a dealt card
+game, no response showing anyone a card's colour they may not see."""
 from __future__ import annotations
 
 import json
@@ -16,18 +17,20 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import web
+from tests.test_web_cards import card_pairs, secret_cards
 from tests.web_helpers import PIN, ROLL, public_state, start_game
 from web.app import create_app
 from web.auth import HOST_COOKIE, SEAT_COOKIE
 
 # Endpoints a phone without the host PIN may use (with its own seat); every other one is the host's.
-PLAYER_ENDPOINTS = {"api.join", "api.act", "api.retract", "api.why", "api.host"}
-SEAT_ENDPOINTS = {"api.act", "api.retract", "api.why"}
+PLAYER_ENDPOINTS = {"api.join", "api.act", "api.retract", "api.why", "api.options", "api.host"}
+SEAT_ENDPOINTS = {"api.act", "api.retract", "api.why", "api.options"}
 FIELD_NAMES = ["players", "variant", "starter", "timer", "match", "pin", "person", "seat", "action", "colour", "number",
                "white", "red", "yellow", "green", "blue", "value", "format", "turns", "roll", "games", "tags", "dice",
-               "camera", "white1", "white2", "__proto__"]
+               "camera", "white1", "white2", "deal", "slots", "cards", "cross", "__proto__"]
 HOSTILE_TEXT = ["../../etc/passwd", "..\\..\\boot.ini", "%2e%2e%2f", "\x00", "<script>alert(1)</script>", "' OR 1=1 --",
-                "\u202egnp.exe", "A" * 5000, "red", "pass", "mark", "standard", "partners", PIN, "qwixx-record/1"]
+                "\u202egnp.exe", "A" * 5000, "red", "pass", "mark", "standard", "partners", PIN, "qwixx-record/1",
+                "qwixx-cards-record/1", "cards-joker", "real-cards"]
 HOSTILE_PATHS = ["..", "../app.py", "..%2fapp.py", "%2e%2e/%2e%2e/etc/passwd", "/etc/passwd", "a/../../web/app.py",
                  "table.js", "table.js%00.png", "C:\\windows", "~root/.ssh/id_rsa", "static/../../README.md"]
 
@@ -66,9 +69,11 @@ def inside(path: Path, folder: Path) -> bool:
 # ----- the app and its users ---------------------------------------------------------------------------------------
 
 class TableUnderTest:
-    """An app with a game in progress, a host, a phone for each person and a stranger."""
+    """An app with a game in progress (the dice game, or a dealt card game), a host, a phone for each person and a
+    stranger."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, kind: str = "dice") -> None:
+        self.kind = kind
         self.folder = folder.resolve()
         self.folder.mkdir(exist_ok=True)
         self.app = create_app({"TESTING": True, "DATABASE": str(self.folder / "qwixx.sqlite"), "HOST_PIN": PIN})
@@ -79,18 +84,23 @@ class TableUnderTest:
         self.new_game()
 
     def new_game(self) -> None:
-        start_game(self.host)
-        self.host.post("/api/dice", json=ROLL)
+        if self.kind == "dice":
+            start_game(self.host)
+            self.host.post("/api/dice", json=ROLL)
+        else:
+            start_game(self.host, variant="cards-joker", deal="shuffled")
         self.phones = []
         for person in range(3):
             client = self.app.test_client()
             assert client.post("/api/join", json={"person": person}).status_code == 200
             self.phones.append(client)
+        if self.kind == "cards":  # Ann takes a card: everyone decides on the number
+            assert self.phones[0].post("/api/act", json={"seat": 0, "action": "take", "slots": [0]}).status_code == 200
 
     def ready(self) -> None:
         """A game waiting for decisions, so that the players' endpoints have something to refuse or take."""
         session = self.table.session
-        if session is None or session.over:
+        if session is None or session.over or session.kind != self.kind:
             self.new_game()
         # Hostile guessing of the PIN pauses PIN entry; the property tests more than that, so it is lifted.
         self.table.pin_guard._paused_until = 0.0
@@ -115,7 +125,10 @@ json_values = st.recursive(
     max_leaves=25,
 )
 plausible_values = st.one_of(st.integers(-3, 13), st.sampled_from(["red", "yellow", "green", "blue", "white", "mark",
-                                                                   "pass", "standard", "two-sheets", PIN, "Ann"]),
+                                                                   "pass", "standard", "two-sheets", PIN, "Ann",
+                                                                   "take", "play", "announce", "cards", "shuffled"]),
+                             st.lists(st.lists(st.sampled_from(["red", "blue", "joker", 5, 7, 12]), min_size=2, max_size=2),
+                                      max_size=3),
                              st.lists(st.integers(0, 7), max_size=3), st.lists(st.sampled_from(["Ann", "Bob", "Cy", ""]),
                                                                                max_size=4), st.booleans(), st.none())
 plausible_bodies = st.dictionaries(st.sampled_from(FIELD_NAMES), plausible_values, max_size=5)
@@ -157,6 +170,11 @@ def hostile(tmp_path_factory):
     return TableUnderTest(tmp_path_factory.mktemp("hostile"))
 
 
+@pytest.fixture(scope="module")
+def hostile_cards(tmp_path_factory):
+    return TableUnderTest(tmp_path_factory.mktemp("hostile-cards"), kind="cards")
+
+
 def endpoints(app) -> list[tuple]:
     return sorted(((rule, method) for rule in app.url_map.iter_rules()
                    for method in sorted(rule.methods - {"HEAD", "OPTIONS"})), key=lambda pair: (pair[0].rule, pair[1]))
@@ -169,10 +187,24 @@ def test_the_endpoints_are_found_from_the_url_map(hostile):
     assert len(found) >= 25
 
 
-@settings(max_examples=int(os.environ.get("HOSTILE_EXAMPLES", 400)), deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
+EXAMPLES = int(os.environ.get("HOSTILE_EXAMPLES", 400))
+HOSTILE_SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                                              HealthCheck.data_too_large])
+
+
+@settings(max_examples=EXAMPLES, **HOSTILE_SETTINGS)
 @given(data=st.data())
 def test_hostile_requests_are_refused_cleanly_and_change_nothing(hostile, data):
+    check_a_hostile_request(hostile, data)
+
+
+@settings(max_examples=EXAMPLES // 2, **HOSTILE_SETTINGS)
+@given(data=st.data())
+def test_hostile_requests_at_a_dealt_card_game_show_no_one_a_hidden_card(hostile_cards, data):
+    check_a_hostile_request(hostile_cards, data)
+
+
+def check_a_hostile_request(hostile, data) -> None:
     hostile.ready()
     rule, method = data.draw(st.sampled_from(endpoints(hostile.app)), label="endpoint")
     url = url_for(rule, data)
@@ -194,7 +226,9 @@ def test_hostile_requests_are_refused_cleanly_and_change_nothing(hostile, data):
         response = client.open(url, method=method, data=body, headers=headers, buffered=rule.endpoint != "api.events")
         status = response.status_code
         if rule.endpoint == "api.events" and status == 200:
-            next(response.response)  # the first event, then the stream is closed
+            received = next(response.response)  # the first event, then the stream is closed
+        else:
+            received = response.get_data()
         response.close()
     finally:
         WATCH.recording = False
@@ -217,6 +251,28 @@ def test_hostile_requests_are_refused_cleanly_and_change_nothing(hostile, data):
         assert any(inside(path, folder) for folder in allowed) or (not writes and path in SYSTEM_FILES), \
             (what, name, method, url)
     assert set(hostile.files()) == set(before_files)
+    if hostile.kind == "cards":
+        check_no_hidden_card(hostile, client if who == "phone" else None, url, received)
+
+
+def check_no_hidden_card(hostile, phone, url: str, received: bytes) -> None:
+    """What a phone (None: anyone else, the host included) received shows no colour of a card it may not see in
+    the dealt game being played, nor the seed of its shuffle. A finished game's record and replay show every card;
+    another game's cards may be the same as this one's, so only this game's are checked."""
+    session = hostile.table.session
+    about = re.match(r"/api/games/(\d+)", url)
+    if session is None or session.kind != "cards" or session.over or (about and int(about.group(1)) != session.game_id):
+        return
+    assert str(session.setup.seed).encode() not in received, url
+    text = received.decode(errors="replace")
+    text = next((line[len("data: "):] for line in text.splitlines() if line.startswith("data: ")), text)  # an event
+    try:
+        shown = json.loads(text)
+    except ValueError:
+        return  # not JSON: a page, a script, a picture
+    seats = hostile.table.seats_of(phone.get_cookie(SEAT_COOKIE).value) if phone is not None else []
+    leaked = set(card_pairs(shown)) & secret_cards(hostile.table, seats[0] if seats else None)
+    assert not leaked, (url, leaked)
 
 
 # ----- cases worth naming --------------------------------------------------------------------------------------------
