@@ -67,7 +67,10 @@ const QwixxCards = (() => {
 
   function resetPick(g, seat) {
     const key = `${g.id}:${g.turn}:${g.phase}:${seat}`;
-    if (!pick || pick.key !== key) pick = { key, slots: [], cards: [], cross: [], colour: null, mark: null, number: null, real: [], realColour: "red", realOptions: null, why: "" };
+    if (!pick || pick.key !== key) {
+      pick = { key, slots: [], cards: [], cross: [], colour: null, option: null, mark: null, number: null,
+               real: [], realColour: "red", realOptions: null, why: "" };
+    }
   }
 
   function status(g, seat) {
@@ -87,7 +90,7 @@ const QwixxCards = (() => {
     return `${active} plays cards.`;
   }
 
-  /* ctx: {state, g, seat, mine: {hand, options} or null, send(path, body), toast, rerender, overView, timer} */
+  /* ctx: {g, seat, mine: {hand, options} or null until fetched, send(path, body), toast, rerender, overView, timer} */
   function phone(ctx) {
     const { g, seat } = ctx;
     resetPick(g, seat);
@@ -329,5 +332,5 @@ const QwixxCards = (() => {
     return g.phase === "draw" ? "draws…" : "plays…";
   }
 
-  return { card, cardRow, cardLabel, middle, phone, seatStatus, lastPlay, NUMBERS };
+  return { card, cardRow, middle, phone, seatStatus, NUMBERS };
 })();
