@@ -326,6 +326,21 @@ def test_the_table_screen_outlines_and_names_each_die(browser, app, table, addre
     page.close()
 
 
+def test_the_table_screen_says_a_camera_problem_once(browser, app, host, table, address):
+    start_game(host)
+    table.camera_size(1280, 720)
+    table.camera_event(event_json(cocked("red")))
+    problems = table.state()["pending_roll"]["problems"]
+    assert any("red" in problem for problem in problems)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    with screenshots_on_failure({"table": page}, "camera-problem"):
+        page.goto(address + "/table")
+        page.wait_for_selector("#camera-message:not([hidden])")
+        shown = page.inner_text("#camera-message") + page.inner_text("#detail")
+        assert all(shown.count(problem) == 1 for problem in problems), shown
+    page.close()
+
+
 def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, table, address):
     """Ruling 9 at the table: a die the camera finds cocked is re-rolled alone (typed here), then a die the host
     picks is re-rolled and read by the camera; the other dice keep their values."""

@@ -188,7 +188,11 @@
       }
       if (game.match) detail += ` Game ${game.match.game} of 3.`;
     }
-    if (state.pending_roll) detail = `${state.pending_roll.problems.join(" ")} ${detail}`;
+    if (state.pending_roll) {
+      // The camera's own problems already stand under its picture: say only the others here.
+      const shown = state.camera.message || "";
+      detail = `${state.pending_roll.problems.filter((problem) => !shown.includes(problem)).join(" ")} ${detail}`;
+    }
     $("#white-sum").textContent = sum === null ? "" : String(sum);
     $("#sum-label").textContent = game && game.game === "cards" ? "the number" : "white sum";
     $(".white-sum").hidden = sum === null;
