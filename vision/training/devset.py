@@ -1,16 +1,29 @@
 """The real dev photos (../shared/dice-photos/dev) and the fixed split that keeps validation honest.
 
-Photos are split by a hash of their file name, so the split never changes as code changes. The 26
-colour-labelled photos of labels.json are kept out of training entirely: they are only ever measured.
+Photos are split by a hash of their file name, so the split never changes as code changes: "validation"
+(a fifth: only ever measured, the figure to quote), "tune" (15%: never trained on; the reader's thresholds
+are set on it) and "train" (the rest). The 26 colour-labelled photos of labels.json are kept out of training
+and tuning entirely: they are only ever measured.
+
+The Roboflow photos hold the same picture more than once under different names (re-encoded, brightened or
+mirrored copies: about 400 pairs). A train or tune photo that repeats a photo of a more protected part is
+set apart as "duplicate" and used for nothing, so that validation stays unseen.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 VALIDATION_PERCENT = 20
+TUNE_PERCENT = 15
+# Most protected first: a photo repeating one of an earlier part is a duplicate in a later one.
+PROTECTION = ("colour-labelled", "validation", "tune", "train")
+SAME_BOX = 4.0  # pixels: labelled boxes this close are the same die in the same picture
 
 
 def find_shared_dev() -> Path | None:
@@ -34,13 +47,15 @@ class LabelledPhoto:
     path: Path
     name: str  # path relative to the dev folder, as in the label files
     dice: tuple[LabelledDie, ...]
-    part: str  # "train", "validation" or "colour-labelled"
+    part: str  # "train", "tune", "validation", "colour-labelled" or "duplicate"
 
 
 def split_of(name: str) -> str:
-    """'validation' for a fixed fifth of the photos (by name hash), 'train' for the rest."""
+    """'validation', 'tune' or 'train': fixed shares of the photos, by a hash of the name."""
     bucket = int(hashlib.sha1(name.encode()).hexdigest(), 16) % 100
-    return "validation" if bucket < VALIDATION_PERCENT else "train"
+    if bucket < VALIDATION_PERCENT:
+        return "validation"
+    return "tune" if bucket < VALIDATION_PERCENT + TUNE_PERCENT else "train"
 
 
 def load_labels(path: Path, part: str | None = None) -> list[LabelledPhoto]:
@@ -62,8 +77,41 @@ def load_labels(path: Path, part: str | None = None) -> list[LabelledPhoto]:
 
 
 def dev_photos(root: Path | None = None) -> list[LabelledPhoto]:
-    """Every dev photo: values.json split train/validation, labels.json as 'colour-labelled'."""
+    """Every dev photo: values.json split train/tune/validation, labels.json as 'colour-labelled', and the
+    repeats of more protected photos as 'duplicate'."""
     root = root or find_shared_dev()
     if root is None:
         raise FileNotFoundError("the dev photos (shared/dice-photos/dev) are not beside this checkout")
-    return load_labels(root / "values.json") + load_labels(root / "labels.json", part="colour-labelled")
+    return mark_duplicates(load_labels(root / "values.json") + load_labels(root / "labels.json", part="colour-labelled"))
+
+
+def mark_duplicates(photos: list[LabelledPhoto]) -> list[LabelledPhoto]:
+    """The photos, with each train or tune photo that repeats a photo of a more protected part (the same
+    labelled boxes, or their mirror image) set apart as 'duplicate'."""
+    boxes = [np.array([d.bbox for d in photo.dice if d.bbox is not None], np.float64).reshape(-1, 4)
+             for photo in photos]
+    # Mirroring keeps each box's size: only photos whose boxes have the same sizes can repeat each other.
+    sizes = [_sorted(b[:, 2:] - b[:, :2]) for b in boxes]
+    ranks = [PROTECTION.index(photo.part) if photo.part in PROTECTION else -1 for photo in photos]
+    marked = list(photos)
+    for index, photo in enumerate(photos):
+        if photo.part not in ("train", "tune") or len(boxes[index]) == 0:
+            continue
+        others = [other for other in range(len(photos))
+                  if 0 <= ranks[other] < ranks[index] and _close(sizes[other], sizes[index], 2 * SAME_BOX)]
+        if not others:
+            continue
+        mirrored = boxes[index].copy()
+        mirrored[:, [0, 2]] = cv2.imread(str(photo.path)).shape[1] - boxes[index][:, [2, 0]]
+        if any(_close(_sorted(boxes[other]), _sorted(candidate), SAME_BOX)
+               for other in others for candidate in (boxes[index], mirrored)):
+            marked[index] = replace(photo, part="duplicate")
+    return marked
+
+
+def _sorted(rows: np.ndarray) -> np.ndarray:
+    return rows[np.lexsort(rows.T[::-1])]
+
+
+def _close(a: np.ndarray, b: np.ndarray, tolerance: float) -> bool:
+    return a.shape == b.shape and bool(np.abs(a - b).max() <= tolerance)

@@ -1,62 +1,88 @@
-"""Render generated scenes for training: NNNNNN.png and NNNNNN.json (the dice's centres, extents, values).
+"""Render generated scenes for training: NNNNNNN.png and NNNNNNN.json (synth's truth and the knobs used).
 
     nice -n 10 python -m vision.training.synth_scenes OUT_DIR [--count N] [--first-seed S]
 
 Seeds start at TRAINING_SEEDS, far from the seeds bench/vision.py and the tests score on (0-9999), so the
-networks never see a scene they are measured on. Every fourth scene asks for a condition the dev photos
-lack (cocked dice, clutter, a hand, tables other than white, oblique views); the rest are drawn freely.
+networks never see a scene they are measured on. Every condition of synth.CONDITIONS is drawn at random,
+more widely than the generator's own defaults: dice from 12 to 64 pixels (larger dice are scaled down to
+that size by both networks anyway, and cost long renders), frames of every size, camera
+tilts to 45 degrees (beyond the issue's 30, as phone photos are), every light, glare, blur, cocked and cut-off
+dice, touching dice, clutter and hands. Scenes already written are skipped, so a run can be resumed.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 TRAINING_SEEDS = 1_000_000
-SPECIAL = (
-    dict(cocked=1, touching=0.5),
-    dict(clutter="some", hand=True),
-    dict(table="wood", tilt_deg=25),
-    dict(table="dark", dice="qwixx+others"),
-    dict(table="felt", clutter="some"),
-    dict(cocked=2, table="paper"),
-    dict(table="patterned", pips="coloured"),
-    dict(edge=2, light="dim"),
-)
+LIGHTS = ("neutral", "warm", "cool", "dim", "hard", "soft", "glare")
+PIPS = ("standard", "standard", "mixed", "coloured", "dark")
+BLURS = (None,) * 7 + ("motion", "defocus", "shake")
 
 
-def die_record(die) -> dict:
-    """What training needs of one die: top-face centre and box extent, the value only where it can be read."""
-    corners = np.asarray(die.corners, np.float64)
-    extent = float(np.max(corners.max(axis=0) - corners.min(axis=0)))
-    readable = die.problem in (None, "small", "edge") and die.top_visible_fraction >= 0.9
-    return {"center": list(die.center), "extent": extent, "value": die.value if readable else None,
-            "colour": die.colour, "problem": die.problem}
+def knobs_for(seed: int) -> dict:
+    """random_scene's knobs for one training scene, drawn from the seed."""
+    rng = np.random.default_rng([seed, 7])
+    knobs: dict = {
+        "dice": str(rng.choice(["qwixx", "qwixx+others", "others"], p=[0.5, 0.35, 0.15])),
+        "light": str(rng.choice(LIGHTS)),
+        "tilt_deg": float(rng.choice([0.0, rng.uniform(0, 30), rng.uniform(30, 45)], p=[0.35, 0.5, 0.15])),
+        "clutter": "some" if rng.random() < 0.5 else "none",
+        "hand": bool(rng.random() < 0.2),
+        "cocked": int(rng.choice([0, 1, 2], p=[0.6, 0.3, 0.1])),
+        "edge": int(rng.choice([0, 1, 2], p=[0.6, 0.3, 0.1])),
+        "touching": float(rng.choice([0.0, 0.3, 0.6, 0.9])),
+        "blur": BLURS[rng.integers(len(BLURS))],
+        "pips": str(rng.choice(PIPS)),
+    }
+    # Small frames show the same dice for a quarter of the rendering time (the field of view is fixed:
+    # a die_px die looks the same in any frame); some frames of every size keep their differences in.
+    knobs["size"] = [(640, 480), (1280, 720), None][rng.choice(3, p=[0.45, 0.4, 0.15])]
+    if rng.random() < 0.65:
+        knobs["die_px"] = float(math.exp(rng.uniform(math.log(12), math.log(64))))
+    return knobs
+
+
+def render_one(seed: int):
+    """(frame, truth, knobs); a scene too crowded for its frame is drawn again with fewer or smaller dice."""
+    from synth import random_scene, render
+
+    knobs = knobs_for(seed)
+    for attempt in range(4):
+        try:
+            frame, truth = render(random_scene(seed, **knobs))
+            return frame, truth, knobs
+        except (RuntimeError, ValueError):
+            if knobs.get("die_px"):
+                knobs["die_px"] *= 0.7
+            knobs["cocked"], knobs["edge"] = 0, min(knobs["edge"], 1)
+    raise RuntimeError(f"no room for the dice of training scene {seed}")
 
 
 def main(argv: list[str] | None = None) -> int:
-    from synth import random_scene, render
-
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
-    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--count", type=int, default=3000)
     parser.add_argument("--first-seed", type=int, default=TRAINING_SEEDS)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)
-    for index in range(args.count):
-        seed = args.first_seed + index
+    for seed in range(args.first_seed, args.first_seed + args.count):
         target = args.out / f"{seed:07d}"
         if target.with_suffix(".json").exists():
             continue
-        knobs = SPECIAL[(index // 4) % len(SPECIAL)] if index % 4 == 0 else {}
-        size = (640, 480) if index % 5 == 2 else (1280, 720)
-        frame, truth = render(random_scene(seed, size=size, **knobs))
+        try:
+            frame, truth, knobs = render_one(seed)
+        except RuntimeError as error:
+            print(f"seed {seed} skipped: {error}", flush=True)
+            continue
         cv2.imwrite(str(target.with_suffix(".png")), frame)
-        record = {"seed": seed, "knobs": knobs, "dice": [die_record(d) for d in truth.in_frame()]}
+        record = {"seed": seed, "knobs": knobs, **truth.to_json()}
         target.with_suffix(".json").write_text(json.dumps(record))
     return 0
 
