@@ -4,8 +4,10 @@
     python bench/vision.py ../shared/dice-photos/dev/labels.json --generated 0 --speed 0
 
 DIR_OR_LABELS is a label file (values.json / labels.json format) or a folder holding them. Dev photos
-are reported per part: "validation" (a fixed fifth never trained on: the honest figure),
-"train" (seen in training) and "colour-labelled" (labels.json, never trained on, colours scored too).
+are reported per part (vision/training/devset.py): "validation" (a fixed fifth never trained on or tuned
+on: the honest figure), "tune" (never trained on; the reader's thresholds were set on it), "train" (seen in
+training), "duplicate" (repeats of validation or tune photos, used for nothing) and "colour-labelled"
+(labels.json, never trained on, colours scored too).
 Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx dice, every condition
 drawn at random; training uses other seeds), rendered once into --cache.
 Runs on one core (cv2.setNumThreads(1)); speed is the median over generated frames with the six dice
@@ -45,7 +47,7 @@ def photos_from(target: Path) -> list[devset.LabelledPhoto]:
     for path in label_files(target):
         part = "colour-labelled" if path.name == "labels.json" else None
         photos += devset.load_labels(path, part=part)
-    return photos
+    return devset.mark_duplicates(photos)
 
 
 def report(title: str, counts: Counter, images: int, fully_correct: int) -> None:
@@ -85,12 +87,14 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
         if not clean:
             mistakes.append({"file": photo.name, "part": photo.part, **{k: counts[k] for k in counts if counts[k]},
                              "dice": [r.to_json() for r in readings]})
-    for part in ("validation", "train", "colour-labelled", None):
+    titles = {"validation": "dev validation (never trained or tuned on: the real figure)",
+              "tune": "dev tune part (never trained on; thresholds set on it)",
+              "train": "dev train part (trained on: optimistic)",
+              "duplicate": "dev duplicates of validation and tune photos (used for nothing)",
+              "colour-labelled": "dev labels.json (colours and values; never trained on)"}
+    for part, title in titles.items():
         if part in totals:
-            label = {"validation": "dev validation (never trained on: the real figure)",
-                     "train": "dev train part (trained on: optimistic)",
-                     "colour-labelled": "dev labels.json (colours and values; never trained on)"}.get(part, str(part))
-            report(label, totals[part], images[part], perfect[part])
+            report(title, totals[part], images[part], perfect[part])
     if errors_to:
         errors_to.write_text("\n".join(json.dumps(m) for m in mistakes) + "\n")
         print(f"  images with mistakes listed in {errors_to}")
@@ -151,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="where rendered scenes are kept between runs")
     parser.add_argument("--models", type=Path, help="folder of detector.onnx and classifier.onnx to measure "
                         "instead of the reader's own")
-    parser.add_argument("--part", action="append", choices=["validation", "train", "colour-labelled"],
+    parser.add_argument("--part", action="append", choices=["validation", "tune", "train", "duplicate", "colour-labelled"],
                         help="score only these parts of the dev photos (default: all)")
     parser.add_argument("--errors", type=Path, help="write the images with mistakes to this JSON-lines file")
     args = parser.parse_args(argv)

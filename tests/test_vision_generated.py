@@ -1,7 +1,10 @@
-"""The reader on generated scenes of every condition the issue names, scored against the exact truth.
+"""The reader on generated scenes of every condition the issue names, scored against synth's exact truth.
 
-The thresholds are what the reader reliably does today, far below the issue's goals (99% read, no
-confident-wrong value): they guard against getting worse. bench/vision.py gives the real figures.
+The bounds are floors well under what the reader does on these seeds (over every condition about a quarter
+of the dice read, one in twenty confident-wrong, most of those a colour named wrong under coloured light; on
+plain tables half read, none wrong), with room for the generator's pixels to move a die or two: they catch
+a reader that gets worse, far from the issue's goals (99% read, no confident-wrong value). bench/vision.py
+gives the figures on 200 scenes.
 """
 from collections import Counter
 
@@ -12,11 +15,13 @@ from vision import DiceReader
 from vision.scoring import TruthDie, score
 
 SEEDS = (9001, 9002)  # far from the training seeds (vision.training.synth_scenes) and bench's 0-199
-# Today's floor over every condition, and on plain tables (see the module docstring).
-CONFIDENT_WRONG_AT_MOST = 0.08
-MISSED_AT_MOST = 0.35
-CORRECT_AT_LEAST = 0.1
-PLAIN_CORRECT_AT_LEAST = 0.15
+CONFIDENT_WRONG_AT_MOST = 0.09
+MISSED_AT_MOST = 0.25
+CORRECT_AT_LEAST = 0.15
+# Plain tables in neutral light: a wrong value there is a bug, not a hard case.
+PLAIN = ("plain", "cloth", "felt", "wood", "tray")
+PLAIN_CORRECT_AT_LEAST = 0.3
+PLAIN_CONFIDENT_WRONG_AT_MOST = 1
 
 
 @pytest.fixture(scope="module")
@@ -58,17 +63,18 @@ def test_over_all_conditions_few_values_are_wrong_and_most_dice_are_found(result
     assert overall["correct"] >= CORRECT_AT_LEAST, overall
 
 
-@pytest.mark.parametrize("condition", ["plain", "cloth", "felt", "tray", "cocked"])
-def test_plain_tables_are_read_without_a_wrong_value(results, condition):
-    counts = results[condition]
-    assert counts["confident-wrong"] == 0, counts
+def test_plain_tables_are_read_with_hardly_a_wrong_value(results):
+    counts = sum((results[condition] for condition in PLAIN), Counter())
+    assert counts["confident-wrong"] <= PLAIN_CONFIDENT_WRONG_AT_MOST, counts
     assert shares(counts)["correct"] >= PLAIN_CORRECT_AT_LEAST, counts
+    assert shares(counts)["missed"] <= MISSED_AT_MOST, counts
 
 
-def test_clutter_is_not_taken_for_more_dice_than_today(results):
-    """Pens, pads and coins are still taken for dice (about four a scene): a known weakness, held in check."""
+def test_clutter_is_seldom_taken_for_a_die(results):
+    """Pens, pencils, coins, cups, lids and pads beside the six dice (the first reader took about four a
+    scene for dice)."""
     counts = results["clutter"]
-    assert counts["false"] <= 12 and counts["confident-wrong"] <= 1, counts
+    assert counts["false"] <= 3 * len(SEEDS) and counts["confident-wrong"] <= 1, counts
 
 
 def test_a_calibration_gives_the_die_size_and_scales_with_the_frame(reader):

@@ -1,9 +1,10 @@
 """The reader on real photos (tests/data/photos, BSD-licensed, never trained on), and the read command on one.
 
-Thresholds are what the reader does today (no wrong value, at least half the dice read), well below
-the issue's goal of 95%: they guard against getting worse.
+No photo may get a wrong value; over the four, at least half the dice must be read (the reader reads about
+60% of them, below the issue's goal of 95%: the bound guards against getting worse).
 """
 import json
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -22,14 +23,27 @@ def reader():
     return DiceReader()
 
 
-@pytest.mark.parametrize("photo", LABELS, ids=[p["file"] for p in LABELS])
-def test_real_photos_are_read_without_a_wrong_value(reader, photo):
-    truth = [TruthDie(d["value"], tuple(d["bbox"]), d.get("color")) for d in photo["dice"]]
-    counts = score(truth, reader.read(cv2.imread(str(PHOTOS / photo["file"]))))
-    assert counts["confident-wrong"] == 0, counts
-    assert counts["correct"] >= 0.45 * len(truth), counts
-    assert counts["missed"] <= 0.15 * len(truth), counts
-    assert counts["false"] <= 3, counts
+@pytest.fixture(scope="module")
+def counts(reader):
+    """Score per photo."""
+    results = {}
+    for photo in LABELS:
+        truth = [TruthDie(d["value"], tuple(d["bbox"]), d.get("color")) for d in photo["dice"]]
+        results[photo["file"]] = score(truth, reader.read(cv2.imread(str(PHOTOS / photo["file"]))))
+    return results
+
+
+@pytest.mark.parametrize("photo", [p["file"] for p in LABELS])
+def test_real_photos_are_read_without_a_wrong_value(counts, photo):
+    dice = sum(counts[photo][k] for k in ("correct", "confident-wrong", "unreadable", "missed"))
+    assert counts[photo]["confident-wrong"] == 0, counts[photo]
+    assert counts[photo]["missed"] <= 0.15 * dice, counts[photo]
+    assert counts[photo]["false"] <= 3, counts[photo]
+
+
+def test_most_dice_of_the_real_photos_are_read(counts):
+    total = sum(counts.values(), Counter())
+    assert total["correct"] >= 0.5 * sum(len(p["dice"]) for p in LABELS), total
 
 
 def test_read_json_on_a_photo_reports_every_die(capsys):

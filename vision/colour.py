@@ -73,18 +73,25 @@ def measure_face(frame: np.ndarray, x: float, y: float, extent: float) -> Face:
 
 def light_gain(frame: np.ndarray) -> float:
     """How much brighter the frame would be in good light (1 when its bright end is already white)."""
-    small = cv2.resize(frame, (64, 36), interpolation=cv2.INTER_AREA)
-    lightness = cv2.cvtColor(small.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)[..., 0]
+    step = max(1, min(frame.shape[:2]) // 48)  # every step-th pixel: the bright end needs no averaging
+    sample = np.ascontiguousarray(frame[::step, ::step])
+    lightness = cv2.cvtColor(sample.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)[..., 0]
     white = float(np.percentile(lightness, WHITE_PERCENTILE))
     return float(np.clip(WHITE_REFERENCE / max(white, 1.0), 1.0, MAX_GAIN))
+
+
+def nearest_calibrated(face: Face, calibration) -> str | None:
+    """The calibrated colour nearest the face, or None when every one is further than CALIBRATED_DISTANCE."""
+    distances = {name: math.dist(face.lab, known.face) for name, known in calibration.colours.items()}
+    nearest = min(distances, key=distances.get)
+    return nearest if distances[nearest] <= CALIBRATED_DISTANCE else None
 
 
 def name_colour(face: Face, calibration=None, gain: float = 1.0) -> str:
     """white, red, yellow, green, blue, black or other; `gain` from light_gain (without a calibration)."""
     if calibration is not None and calibration.colours:
-        distances = {name: math.dist(face.lab, known.face) for name, known in calibration.colours.items()}
-        nearest = min(distances, key=distances.get)
-        if distances[nearest] <= CALIBRATED_DISTANCE:
+        nearest = nearest_calibrated(face, calibration)
+        if nearest is not None:
             return nearest
     lightness, a, b = face.lab
     # Dim light darkens a face more than it dulls its colour (camera gamma and white balance).

@@ -6,8 +6,10 @@ import numpy as np
 # The classifier sees a CROP_SIZE square crop whose side is CROP_MARGIN times the die's extent.
 CROP_SIZE = 32
 CROP_MARGIN = 1.4
-# The detector's size output is log2(extent / DETECTOR_EXTENT), extents in network pixels.
+# The detector's size output is log2(extent / DETECTOR_EXTENT), extents in network pixels. Each pyramid
+# level answers for the dice whose extent there lies in DETECTOR_BAND (training teaches a little more).
 DETECTOR_EXTENT = 12.0
+DETECTOR_BAND = (6.0, 20.0)
 # Both networks take (pixel - PIXEL_MEAN) * PIXEL_SCALE, BGR order.
 PIXEL_MEAN = 128.0
 PIXEL_SCALE = 1 / 64

@@ -3,15 +3,14 @@
 How it works, and why:
 1. Find dice. A small fully convolutional network (models/detector.onnx) marks die centres on a
    heat-map at a quarter of its input's resolution and says how large each die is. It answers for dice
-   of about 7-18 pixels, so it runs on a pyramid of the frame whose levels together cover every die size
-   from the smallest readable one to nearly the whole frame; with a calibration the die size is known
-   and one level does. Learned centres separate touching dice and ignore most clutter at a cost of a few
-   milliseconds, where colour or edge thresholds would depend on the table.
+   of geometry.DETECTOR_BAND pixels, so it runs on a pyramid of the frame whose levels together cover every
+   die size from the smallest readable one to nearly the whole frame; with a calibration the die size is
+   known and one level does. Learned centres separate touching dice and ignore most clutter at a cost of a
+   few milliseconds, where colour or edge thresholds would depend on the table.
 2. Read each die. A crop around each candidate, cut from the full-resolution frame, goes to a second
    small network (models/classifier.onnx): not a die, 1-6, or a die whose top cannot be read (cocked,
-   hidden). A value is reported only when the network is sure of it in two orientations of the crop,
-   or fairly sure with a classical pip count (vision/pips.py) agreeing; otherwise the value is None
-   and the reading says why.
+   hidden), in VIEWS quarter turns. A value is reported only when the network, averaged over the views, is
+   sure of it; otherwise the value is None and the reading says why.
 3. Name the colour from robust statistics of the die's face in CIELAB (classical, see vision/colour.py),
    or by the nearest calibrated colour when a calibration is given.
 Both networks are trained by vision/training/train.py and run with cv2.dnn: no large framework at run time.
@@ -27,35 +26,39 @@ import cv2
 import numpy as np
 
 from vision import colour, geometry
-from vision.pips import count_pips
 from vision.readings import DieReading
 
 MODELS = Path(__file__).resolve().parent / "models"
 
 # Detector: a peak above HEAT_THRESHOLD is a candidate; each level keeps the dice whose extent falls in
-# its band (network pixels), the first level also smaller ones and the last also larger ones.
+# geometry.DETECTOR_BAND widened by BAND_SLACK (network pixels), the first level also smaller ones and the
+# last also larger ones. Levels are LEVEL_STEP apart, so that neighbouring bands overlap.
 HEAT_THRESHOLD = 0.3
-LEVEL_BAND = (7.0, 18.0)
-LEVEL_STEP = 2.2
-BAND_SLACK = 1.5
-MAX_CANDIDATES = 24
+LEVEL_STEP = 2.8
+BAND_SLACK = 1.25
+MAX_CANDIDATES = 48
 # Without a calibration, the smallest die looked for is this share of the frame's shorter side (and never
-# under SMALLEST_DIE pixels), the largest LARGEST_DIE_SHARE of it.
-SMALLEST_DIE = 12.0
+# under SMALLEST_DIE pixels), the largest LARGEST_DIE_SHARE of it. The first level shows the smallest die
+# SMALLEST_AT extent pixels across.
+SMALLEST_DIE = 10.0
 SMALLEST_DIE_SHARE = 0.025
 LARGEST_DIE_SHARE = 0.5
-# Reading: the value must have at least this probability (among values) in both orientations.
-VALUE_CONFIDENCE = 0.9
-# Below that, a value this likely is given when the classical pip count agrees (vision/pips.py).
-PIP_AGREEMENT_PROBABILITY = 0.4
+SMALLEST_AT = 8.5
+# Reading: the value must have at least this probability among values, averaged over the views (set on
+# the dev photos' tune part: lower gives more values and more wrong ones; a classical pip count as second
+# opinion added as many wrong values as right ones there).
+VALUE_CONFIDENCE = 0.8
 DIE_PROBABILITY = 0.5
 SURE_DIE = 0.9  # a thing this likely a die is reported even when it shows no pips
-SECOND_LOOK = 0.2  # a candidate at least this likely a die is classified in a second orientation
 # Below this extent a die's pips are a pixel or two: its value is never given.
 READABLE_EXTENT = 11.0
 EDGE_MARGIN = 0.15  # share of the extent that may lie outside the frame before the die counts as cut off
 LARGER_DIE = 1.6  # a die this much larger than another found inside it is the real one
-NOT_A_DIE, UNREADABLE = 0, 7
+# The classifier's classes: not a die, 1-6, a die whose top cannot be read.
+NOT_A_DIE, UNREADABLE, CLASS_COUNT = 0, 7, 8
+# The classifier sees each crop turned by 0..VIEWS-1 quarters (it was trained on every turn); averaging
+# what it says steadies it.
+VIEWS = 2
 
 
 class FrameError(ValueError):
@@ -117,15 +120,15 @@ class DiceReader:
     def levels(self, frame_shape, calibration) -> list[float]:
         """Scales at which to run the detector so that every die size looked for lands in its band."""
         short_side = min(frame_shape[:2])
+        low, high = geometry.DETECTOR_BAND
         if calibration is not None:
             die_size = calibration.scaled_to(frame_shape[1], frame_shape[0]).die_size
             extent = die_size * 1.2  # a top face's box, a little larger when turned
-            return [math.sqrt(LEVEL_BAND[0] * LEVEL_BAND[1]) / extent]
+            return [min(math.sqrt(low * high) / extent, 1.0)]
         smallest = max(SMALLEST_DIE, SMALLEST_DIE_SHARE * short_side)
         largest = LARGEST_DIE_SHARE * short_side
-        scale = min(8.0 / smallest, 1.5)
-        scales = [scale]
-        while largest * scales[-1] > LEVEL_BAND[1] and short_side * scales[-1] / LEVEL_STEP >= 24:
+        scales = [min(SMALLEST_AT / smallest, 1.0)]
+        while largest * scales[-1] > high and short_side * scales[-1] / LEVEL_STEP >= 24:
             scales.append(scales[-1] / LEVEL_STEP)
         return scales
 
@@ -133,21 +136,28 @@ class DiceReader:
         height, width = frame.shape[:2]
         scales = self.levels(frame.shape, calibration)
         found: list[Candidate] = []
-        level, level_scale = frame, 1.0
+        level = frame
+        # Full-resolution x = level x * ax + bx (and so for y): how the levels were made, pixel centres kept.
+        ax, bx, ay, by = 1.0, 0.0, 1.0, 0.0
         for index, scale in enumerate(scales):
-            # Each level is made from the one before (cheap); a halving or less needs area averaging.
+            # Each level is made from the one before: halvings (cheap, and as training made its views),
+            # then a linear resize to the exact size.
+            while scale * ax <= 0.5:
+                level = cv2.pyrDown(level)  # pixel i lies on pixel 2i below
+                ax, ay = 2 * ax, 2 * ay
             size = (max(8, round(width * scale)), max(8, round(height * scale)))
-            shrink = scale / level_scale
-            level = cv2.resize(level, size, interpolation=cv2.INTER_AREA if shrink < 0.5 else cv2.INTER_LINEAR)
-            level_scale = scale
-            sx, sy = width / size[0], height / size[1]
-            # The size output is only roughly right: bands overlap by BAND_SLACK, duplicates are merged below.
-            low = 0.0 if index == 0 or calibration is not None else LEVEL_BAND[0] / BAND_SLACK
-            high = math.inf if index == len(scales) - 1 or calibration is not None else LEVEL_BAND[1] * BAND_SLACK
+            if (level.shape[1], level.shape[0]) != size:
+                fx, fy = level.shape[1] / size[0], level.shape[0] / size[1]
+                level = cv2.resize(level, size, interpolation=cv2.INTER_LINEAR)  # i lies on (i + 0.5) f - 0.5
+                bx, by = bx + ax * (0.5 * fx - 0.5), by + ay * (0.5 * fy - 0.5)
+                ax, ay = ax * fx, ay * fy
+            # The size output is only roughly right: bands overlap, duplicates are merged below.
+            low = 0.0 if index == 0 or calibration is not None else geometry.DETECTOR_BAND[0] / BAND_SLACK
+            high = math.inf if index == len(scales) - 1 or calibration is not None else geometry.DETECTOR_BAND[1] * BAND_SLACK
             x, y, extent, score = self._peaks(level)
-            extent = extent * math.sqrt(sx * sy)
-            keep = (extent >= low * math.sqrt(sx * sy)) & (extent < high * math.sqrt(sx * sy))
-            found += [Candidate(*c) for c in zip(x[keep] * sx, y[keep] * sy, extent[keep], score[keep])]
+            keep = (extent >= low) & (extent < high)
+            found += [Candidate(*c) for c in zip(x[keep] * ax + bx, y[keep] * ay + by,
+                                                  extent[keep] * math.sqrt(ax * ay), score[keep])]
         return _suppress_duplicates(found)[:MAX_CANDIDATES]
 
     def _peaks(self, level: np.ndarray):
@@ -170,27 +180,20 @@ class DiceReader:
     # -- 2. reading each die ---------------------------------------------------------------------
 
     def classify(self, frame: np.ndarray, candidates: list[Candidate]) -> np.ndarray:
-        """Class probabilities per candidate for the crop and the crop turned a quarter, (n, 2, classes).
-
-        Only a candidate that may be a die is looked at a second time; for the rest the first look
-        stands for both.
-        """
+        """Class probabilities (not a die, 1-6, unreadable) per candidate for the crop in each of VIEWS
+        (quarter turns), (n, VIEWS, CLASS_COUNT). One forward pass for all of them."""
         crops = [geometry.crop_around(frame, c.x, c.y, c.extent * geometry.CROP_MARGIN, geometry.CROP_SIZE)
                  for c in candidates]
-        first = self._classify(crops)
-        second = first.copy()
-        again = np.nonzero(first[:, NOT_A_DIE] < 1 - SECOND_LOOK)[0]
-        if len(again):
-            second[again] = self._classify([np.ascontiguousarray(np.rot90(crops[k])) for k in again])
-        return np.stack([first, second], axis=1)
-
-    def _classify(self, crops: list[np.ndarray]) -> np.ndarray:
-        blob = cv2.dnn.blobFromImages(crops, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3)
+        views = [np.ascontiguousarray(np.rot90(crop, k)) for k in range(VIEWS) for crop in crops]
+        blob = cv2.dnn.blobFromImages(views, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3)
         self.classifier.setInput(blob)
         logits = self.classifier.forward()
+        if logits.shape[1] != CLASS_COUNT:
+            raise ValueError(f"the classifier gives {logits.shape[1]} outputs, the reader expects {CLASS_COUNT}")
         logits = logits - logits.max(axis=1, keepdims=True)
         probs = np.exp(logits)
-        return probs / probs.sum(axis=1, keepdims=True)
+        probs /= probs.sum(axis=1, keepdims=True)
+        return probs.reshape(VIEWS, len(candidates), CLASS_COUNT).transpose(1, 0, 2)
 
     def _reading(self, frame, candidate: Candidate, probs: np.ndarray, calibration, gain: float) -> DieReading | None:
         mean = probs.mean(axis=0)
@@ -198,26 +201,20 @@ class DiceReader:
         if die_probability < DIE_PROBABILITY:
             return None
         face = colour.measure_face(frame, candidate.x, candidate.y, candidate.extent)
-        corners, center = _top_face(frame, candidate)
-        # Probabilities of each value given that this is a die, per orientation.
-        value_probs = probs[:, 1:7] / np.maximum(1.0 - probs[:, NOT_A_DIE:NOT_A_DIE + 1], 1e-6)
-        best = int(np.argmax(value_probs.mean(axis=0)))
-        sure = float(np.min(value_probs[:, best]))
+        # Probabilities of each value given that this is a die, averaged over the views.
+        value_probs = mean[1:7] / max(1.0 - mean[NOT_A_DIE], 1e-6)
+        best = int(np.argmax(value_probs))
+        sure = float(value_probs[best])
         problem = self._problem(frame, candidate, mean)
         if problem is None and sure < VALUE_CONFIDENCE:
-            # Not sure enough alone: a classical pip count that agrees makes it sure.
-            likely = float(value_probs[:, best].mean()) >= PIP_AGREEMENT_PROBABILITY
-            pips = count_pips(frame, candidate.x, candidate.y, candidate.extent, face.lab, face.pip_contrast) if likely else None
-            if pips == best + 1:
-                sure = max(sure, VALUE_CONFIDENCE)
-            else:
-                problem = "blurred" if _is_blurred(frame, candidate) else "occluded"
+            problem = "blurred" if _is_blurred(frame, candidate) else "occluded"
         if problem is None:
             value, confidence = best + 1, die_probability * sure
         elif face.pip_contrast == 0 and die_probability < SURE_DIE and problem != "edge":
             return None  # no value and no pips: a button, a coin, a screw head, not a die
         else:
             value, confidence = None, die_probability * (mean[UNREADABLE] if problem == "cocked" else 1.0 - sure)
+        corners, center = _top_face(frame, candidate)
         return DieReading(
             colour=colour.name_colour(face, calibration, gain),
             value=value,
