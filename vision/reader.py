@@ -9,8 +9,9 @@ How it works, and why:
    few milliseconds, where colour or edge thresholds would depend on the table.
 2. Read each die. A crop around each candidate, cut from the full-resolution frame, goes to a second
    small network (models/classifier.onnx): not a die, 1-6, or a die whose top cannot be read (cocked,
-   hidden), in VIEWS quarter turns. A value is reported only when the network, averaged over the views, is
-   sure of it; otherwise the value is None and the reading says why.
+   hidden), in VIEWS quarter turns; a die it is unsure of is looked at again at other sizes (the detector's
+   is often a fifth off). A value is reported only when the network, averaged over the views, is sure of
+   it; otherwise the value is None and the reading says why.
 3. Name the colour from robust statistics of the die's face in CIELAB (classical, see vision/colour.py),
    or by the nearest calibrated colour when a calibration is given.
 Both networks are trained by vision/training/train.py and run with cv2.dnn: no large framework at run time.
@@ -59,7 +60,8 @@ NOT_A_DIE, UNREADABLE, CLASS_COUNT = 0, 7, 8
 # The classifier sees each crop turned by 0..VIEWS-1 quarters (it was trained on every turn); averaging
 # what it says steadies it.
 VIEWS = 2
-# Extents (times the detector's) at which a candidate the classifier is unsure of is looked at again.
+# Extents (times the detector's) at which a die the classifier is unsure of is looked at again; so is a
+# detector peak at least SURE_PEAK strong that the classifier took for background at the detector's size.
 RESCALED = (0.8, 1.3, 1.7)
 SURE_PEAK = 0.5
 
