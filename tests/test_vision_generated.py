@@ -1,10 +1,10 @@
 """The reader on generated scenes of every condition the issue names, scored against synth's exact truth.
 
 The bounds are floors well under what the reader does on these seeds (over every condition about a quarter
-of the dice read, one in twenty confident-wrong, most of those a colour named wrong under coloured light; on
-plain tables half read, none wrong), with room for the generator's pixels to move a die or two: they catch
-a reader that gets worse, far from the issue's goals (99% read, no confident-wrong value). bench/vision.py
-gives the figures on 200 scenes.
+of the dice read and a few in a hundred confident-wrong, most of those a colour named wrong under coloured
+light; on plain tables about half read, hardly one wrong), with room for the generator's pixels to move a die
+or two: they catch a reader that gets worse, far from the issue's goals (99% read, no confident-wrong
+value). bench/vision.py gives the figures on 200 scenes.
 """
 from collections import Counter
 

@@ -48,7 +48,7 @@ SMALLEST_AT = 8.5
 # Reading: the value must have at least this probability among values, averaged over the views (set on
 # the dev photos' tune part: lower gives more values and more wrong ones; a classical pip count as second
 # opinion added as many wrong values as right ones there).
-VALUE_CONFIDENCE = 0.85
+VALUE_CONFIDENCE = 0.9
 DIE_PROBABILITY = 0.5
 SURE_DIE = 0.75  # a thing this likely a die is reported even when it shows no pips (light pips on yellow may not)
 # Below this extent a die's pips are a pixel or two: its value is never given.

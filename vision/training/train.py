@@ -12,8 +12,8 @@ them as well as OpenCV 5's.
 
 The networks in vision/models were made in steps, each fine-tuning the last (--init): DATA from the dev
 photos' training part and 1017 generated scenes (synth_scenes --count 1017), with mined false candidates;
-the detector trained 8 epochs on the dev photos alone, then 3 (--detector-rate 1e-3) and 7 (1.5e-3) on
-DATA; the classifier is the first reader's (trained by this script's first version), fine-tuned twice for
+the detector trained 8 epochs on the dev photos alone, then 3 (--detector-rate 1e-3), 7 (1.5e-3) and 6
+(1e-3) on DATA; the classifier is the first reader's (trained by this script's first version), fine-tuned twice for
 8 epochs of 20000 crops at 1e-3 on DATA.
 """
 from __future__ import annotations
