@@ -23,6 +23,12 @@ QWIXX_SET = ("white", "white", "red", "yellow", "green", "blue")
 TYPICAL_HUE = {"red": 35.0, "yellow": 90.0, "green": 150.0, "blue": 270.0}
 # Two colours closer than this (Delta E) get a warning: the reader may mistake one for the other.
 CLOSE_COLOURS = 15.0
+FRAMES_AVERAGED = 8  # a camera's noise averaged away
+
+
+def average(images: Sequence[np.ndarray]) -> np.ndarray:
+    """One frame from a few of a still scene: the camera's noise averaged away."""
+    return np.mean([image.astype(np.float32) for image in images], axis=0).round().astype(np.uint8)
 
 
 def learn(
@@ -85,6 +91,15 @@ def learn(
         created=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         notes=tuple(notes),
     )
+
+
+def check(dice: np.ndarray, learned: Calibration, read_dice: Callable[..., Sequence]) -> tuple[list, str | None]:
+    """What the reader sees of the six dice with the new calibration, and a warning when it does not read all
+    six cleanly: a person should check the light and the camera before relying on it."""
+    seen = list(read_dice(dice, learned))
+    if sorted(r.colour for r in seen if r.value is not None) == sorted(QWIXX_SET):
+        return seen, None
+    return seen, "The reader does not yet read all six dice cleanly with it: check the light and the camera."
 
 
 def close_colour_warnings(colours: dict[str, DieColour]) -> list[str]:

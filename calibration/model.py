@@ -74,6 +74,13 @@ class Exposure:
         if self.exposure_time <= 0 or self.analogue_gain <= 0 or min(self.colour_gains) <= 0:
             raise ValueError(f"exposure settings must be positive: {self}")
 
+    @classmethod
+    def from_controls(cls, controls: dict | None) -> "Exposure | None":
+        """What a camera locked itself at (its source's `locked_controls`), or None for one that cannot be set."""
+        if not controls or not all(k in controls for k in ("ExposureTime", "AnalogueGain", "ColourGains")):
+            return None
+        return cls(int(controls["ExposureTime"]), float(controls["AnalogueGain"]), tuple(controls["ColourGains"]))
+
     def as_controls(self) -> dict:
         """The picamera2 controls that fix these settings."""
         return {

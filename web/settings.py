@@ -123,6 +123,12 @@ class Settings:
         """The calibration file named in the settings, or None for the calibration package's default."""
         return self._in_folder(self.calibration) if self.calibration else None
 
+    def calibration_file(self) -> Path:
+        """Where calibrating saves: the file named in the settings, else the calibration package's default."""
+        import calibration
+
+        return self.calibration_path() or calibration.default_path()
+
     def _in_folder(self, name: str) -> Path:
         """A file name from the settings: relative ones are relative to the settings file's folder."""
         path = Path(name).expanduser()

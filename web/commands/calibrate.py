@@ -10,8 +10,6 @@ import sys
 
 from web.commands.camera_options import add_camera_options, camera_settings
 
-FRAMES_AVERAGED = 8  # a camera's noise averaged away
-
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_camera_options(parser)
@@ -37,13 +35,13 @@ def polygon_option(text: str) -> tuple[tuple[float, float], ...]:
 def run(args: argparse.Namespace) -> int:
     import calibration
     import camera
-    from calibration.learn import learn
+    from calibration.learn import FRAMES_AVERAGED, average, check, learn
     from vision import read_dice
 
     settings = camera_settings(args)
     if settings is None:
         return 1
-    path = settings.calibration_path() or calibration.default_path()
+    path = settings.calibration_file()
     try:
         source = camera.open_source(settings.source, size=settings.size)
     except camera.SourceError as error:
@@ -53,10 +51,10 @@ def run(args: argparse.Namespace) -> int:
         if source.live:
             frames = iter(source)
             ask("Take every die off the table, then press Enter.")
-            empty = average(frames, FRAMES_AVERAGED)
+            empty = average([next(frames).image for _ in range(FRAMES_AVERAGED)])
             ask("Lay the six dice (two white, red, yellow, green, blue) apart on the tray, top faces up, "
                 "then press Enter.")
-            dice = average(frames, FRAMES_AVERAGED)
+            dice = average([next(frames).image for _ in range(FRAMES_AVERAGED)])
         else:
             images = [image for _, image in source]
             if len(images) < 2:
@@ -64,18 +62,17 @@ def run(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 return 1
             empty, dice = images[0], images[-1]
-        exposure = exposure_of(getattr(source, "locked_controls", None))
+        exposure = calibration.Exposure.from_controls(getattr(source, "locked_controls", None))
     try:
         learned = learn(empty, dice, read_dice, exposure=exposure, play_area=args.play_area)
     except calibration.CalibrationError as error:
         print(f"qwixx-table: {error}", file=sys.stderr)
         return 1
     report(learned)
-    check = read_dice(dice, learned)
-    seen = sorted(f"{r.colour} {r.value}" for r in check)
-    print(f"With this calibration the reader sees: {', '.join(seen) or 'nothing'}")
-    if sorted(r.colour for r in check if r.value is not None) != sorted(("white", "white", "red", "yellow", "green", "blue")):
-        print("warning: the reader does not yet read all six dice cleanly with it; check the light and the camera.")
+    seen, warning = check(dice, learned, read_dice)
+    print(f"With this calibration the reader sees: {', '.join(sorted(f'{r.colour} {r.value}' for r in seen)) or 'nothing'}")
+    if warning:
+        print(f"warning: {warning}")
     learned.save(path)
     print(f"Saved to {path}")
     return 0
@@ -85,21 +82,6 @@ def ask(prompt: str) -> None:
     print(prompt, end=" ", flush=True)
     if sys.stdin.readline() == "":
         raise SystemExit("qwixx-table: no answer on standard input")
-
-
-def average(frames, count: int):
-    import numpy as np
-
-    stack = [next(frames).image.astype(np.float32) for _ in range(count)]
-    return np.mean(stack, axis=0).round().astype(np.uint8)
-
-
-def exposure_of(controls: dict | None):
-    from calibration import Exposure
-
-    if not controls or not all(k in controls for k in ("ExposureTime", "AnalogueGain", "ColourGains")):
-        return None
-    return Exposure(int(controls["ExposureTime"]), float(controls["AnalogueGain"]), tuple(controls["ColourGains"]))
 
 
 def report(learned) -> None:
