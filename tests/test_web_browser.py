@@ -367,3 +367,50 @@ def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, t
         page.wait_for_selector("#news >> text=Rolled again: white 1 2 → 5.")
         assert page.inner_text("#white-sum") == "9"
     page.close()
+
+
+def test_the_host_calibrates_the_camera_from_the_table_screen(browser, database, tmp_path, monkeypatch):
+    """From the table screen's host tools: the empty table, the six dice (rendered scenes in front of a stand-in
+    camera), the result drawn over the picture, saved, and the camera reading with it."""
+    from tests.test_calibrate import NEUTRAL, frames
+    from tests.test_web_calibration import Served
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    empty, dice, _ = frames(NEUTRAL)
+    table_here = Served(database, empty, monkeypatch)
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        with served(table_here.app) as url, screenshots_on_failure({"calibrate": page}, "calibrate"):
+            page.goto(url + "/table")
+            page.click("#host-tools button")  # Unlock host controls
+            unlock_host(page, PIN)
+            page.click("#calibrate")
+            page.wait_for_url(url + "/calibrate")
+            page.click("#calibration-start")
+            page.wait_for_selector("#calibration-empty")
+            assert table_here.table.state()["camera"]["state"] == "calibrating"
+            page.click("#calibration-empty")
+            page.wait_for_selector("#calibration-dice")
+            page.click("#calibration-dice")  # the dice not laid out yet: refused, said on the page
+            page.wait_for_selector("#calibration-error >> text=found 0 dice, not 6")
+            table_here.feed.picture = dice
+            page.click("#calibration-dice")
+            page.wait_for_selector("#calibration-save", timeout=60000)
+            result = page.request.get(url + "/api/calibration").json()["result"]
+            labels = page.eval_on_selector_all("#calibration-overlay text", "nodes => nodes.map(node => node.textContent)")
+            assert labels == [f"{die['colour'].capitalize()} {die['value'] or '?'}" for die in result["dice"]]
+            assert page.eval_on_selector_all("#calibration-overlay polygon.play-area", "nodes => nodes.length") == 1
+            assert page.eval_on_selector("#calibration-overlay image", "image => image.getAttribute('href')").startswith(
+                "/api/calibration/picture.jpg")
+            assert page.inner_text("#calibration-warnings") == ("\n".join(result["warnings"]) or "No warnings.")
+            assert not (tmp_path / "config" / "qwixx-table" / "calibration.json").exists()
+            page.click("#calibration-save")
+            page.wait_for_selector("#calibration-step >> text=Saved: the camera reads the dice with this calibration now.")
+            assert (tmp_path / "config" / "qwixx-table" / "calibration.json").exists()
+            assert table_here.loop.calibration.resolution == (dice.shape[1], dice.shape[0])
+            page.click("text=Back to the table")
+            page.wait_for_selector("#camera-message >> text=Watching the table")
+    finally:
+        page.close()
+        table_here.close()

@@ -9,6 +9,7 @@ from werkzeug.exceptions import BadRequest
 
 from referee import RuleError
 from web import auth
+from web.calibrating import Calibrating
 from web.live import TooManyStreams
 from web.card_session import CARD_VARIANTS, DEALS, new_seed
 from web.session import Setup
@@ -42,6 +43,11 @@ def empty_body() -> None:
     """Actions without parameters still refuse a body with fields in it."""
     if request.content_length:
         body({})
+
+
+def camera_loop():
+    """The camera loop `serve` started, or None (no camera, or an app without one: tests, tools)."""
+    return current_app.extensions.get("qwixx_camera")
 
 
 def state_response(status: int = 200):
@@ -86,7 +92,7 @@ def events():
 
 @bp.get("/camera.jpg")
 def camera_picture():
-    camera = current_app.extensions.get("qwixx_camera")
+    camera = camera_loop()
     picture = camera.jpeg() if camera is not None else None
     if picture is None:
         raise ApiError(404, "no-picture", "There is no camera picture yet.")
@@ -197,6 +203,72 @@ def roll_off():
     auth.require_host()
     table().roll_off(body({"value": DIE})["value"], "host")
     return state_response()
+
+
+# ----- calibrating the camera (the host) ---------------------------------------------------------------------
+
+def calibrating() -> Calibrating:
+    return current_app.extensions["qwixx_calibrating"]
+
+
+def calibration_response():
+    return jsonify(calibrating().to_json(camera_loop()))
+
+
+@bp.get("/calibration")
+def calibration_state():
+    auth.require_host()
+    return calibration_response()
+
+
+@bp.post("/calibration/start")
+def calibration_start():
+    """Step 1: the camera stops reading rolls; the host clears the table."""
+    auth.require_host()
+    empty_body()
+    calibrating().start(camera_loop(), table().camera["state"])
+    return calibration_response()
+
+
+@bp.post("/calibration/empty")
+def calibration_empty():
+    """The empty table, a few frames averaged; then the host lays out the six dice."""
+    auth.require_host()
+    empty_body()
+    calibrating().capture_empty()
+    return calibration_response()
+
+
+@bp.post("/calibration/dice")
+def calibration_dice():
+    """The six dice apart, a few frames averaged, learned from; the result for the host to look at."""
+    auth.require_host()
+    empty_body()
+    calibrating().capture_dice()
+    return calibration_response()
+
+
+@bp.get("/calibration/picture.jpg")
+def calibration_picture():
+    auth.require_host()
+    return Response(calibrating().picture(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.post("/calibration/save")
+def calibration_save():
+    """The file written, and the camera reading with it from the next frame on."""
+    auth.require_host()
+    empty_body()
+    calibrating().save()
+    return calibration_response()
+
+
+@bp.post("/calibration/cancel")
+def calibration_cancel():
+    auth.require_host()
+    empty_body()
+    calibrating().cancel()
+    return calibration_response()
 
 
 # ----- players -----------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from referee import RuleError
+from web.calibrating import Calibrating
 from web.store import StorageError, Store
 from web.table import Table
 from web.validate import ApiError
@@ -29,6 +30,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         MAX_STREAMS=24,  # live pages at once; `serve` sizes its thread pool from this
         SPEECH=True,  # the table screen speaks unless switched off there (settings key `speech`)
         TIMER=0,  # the decision timer the setup page proposes (settings key `timer`)
+        CALIBRATION_FILE=None,  # where calibrating saves (settings key `calibration`); None: calibration.default_path()
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -40,6 +42,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if store.damaged:
         log.error("%s", store.damaged)
     app.extensions["qwixx"] = Table(store, host_pin=app.config["HOST_PIN"], max_streams=app.config["MAX_STREAMS"])
+    app.extensions["qwixx_calibrating"] = Calibrating(app.config["CALIBRATION_FILE"])
 
     from web import api, pages
 

@@ -2,7 +2,8 @@
 
 It keeps the latest frame for the table screen (encoded to JPEG only when a page asks, once per frame).
 A source that fails is reopened with back-off while the game goes on with typed dice; a frame that
-breaks the tracker is skipped. A recording (the demo) is played at its own pace, and only while the table
+breaks the tracker is skipped. While the host calibrates, frames are kept but no roll is read (the dice being laid
+out are not a roll); a new calibration is used from the next frame on. A recording (the demo) is played at its own pace, and only while the table
 waits for dice: it holds after each settled roll until the players are done, so the demo plays a real game.
 """
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Callable, Iterable, Protocol
 import cv2
 import numpy as np
 
+from calibration import Calibration
 from camera import frame_problem
 
 log = logging.getLogger(__name__)
@@ -50,14 +52,19 @@ def event_json(event) -> dict:
 
 class CameraLoop:
     def __init__(self, table, open_source: Callable[[], Source], make_tracker: Callable[[Iterable[str]], Tracker],
-                 speed: float = 1.0) -> None:
+                 speed: float = 1.0, calibration: Calibration | None = None) -> None:
         self.table = table
         self.open_source = open_source
         self.make_tracker = make_tracker
         self.speed = speed  # how fast a recording plays (tests play the demo faster than life)
+        self.calibration = calibration  # what `open_source` and `make_tracker` are to use
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._source: Source | None = None  # the source open now
+        self._reading = True  # False while the host calibrates
+        self._fresh_tracker = threading.Event()  # set: the next frame goes to a new tracker
         self._frame_lock = threading.Lock()
+        self._new_frame = threading.Condition(self._frame_lock)
         self._frame: np.ndarray | None = None
         self._frame_number = 0
         self._jpeg: tuple[int, bytes] | None = None
@@ -111,7 +118,8 @@ class CameraLoop:
                 continue
             try:
                 with source:
-                    self.table.camera_state("watching", f"Watching the table ({source.description}).")
+                    self._source = source
+                    self._say_watching()
                     ended = self._watch(source)
                 failures = 0
             except Exception as error:
@@ -120,7 +128,7 @@ class CameraLoop:
                 failures += 1
                 continue
             finally:
-                self._watching = None
+                self._watching = self._source = None
             if ended and not source.live:
                 self.table.camera_state("off", "The recording has ended: type the dice.")
                 return
@@ -150,8 +158,9 @@ class CameraLoop:
                 self._last_frame_at, self._trouble = time.monotonic(), ""
                 if self._silent:
                     self._silent = False
-                    self.table.camera_state("watching", f"The camera is back: watching the table "
-                                                        f"({source.description}).")
+                    if self._reading:
+                        self.table.camera_state("watching", f"The camera is back: watching the table "
+                                                            f"({source.description}).")
             if paced:
                 if wall_start is None:
                     wall_start, frame_start = time.monotonic(), t
@@ -159,6 +168,11 @@ class CameraLoop:
                 if delay > 0 and self._stop.wait(delay):
                     return False
             self._keep_frame(image)
+            if not self._reading:
+                continue
+            if self._fresh_tracker.is_set():
+                self._fresh_tracker.clear()
+                tracker = self.make_tracker(self.table.colours_in_play())
             tracker.colours_in_play = self.table.colours_in_play()
             try:
                 events = tracker.feed(t, image)
@@ -180,6 +194,52 @@ class CameraLoop:
                 return False
         return True
 
+    # ----- calibrating --------------------------------------------------------------------------------------
+
+    def pause_reading(self) -> None:
+        """Keep showing the table but read no roll: the host is calibrating."""
+        self._reading = False
+        self.table.camera_state("calibrating", "The host is calibrating the camera: no roll is read until the "
+                                               "calibration is saved or cancelled.")
+
+    def resume_reading(self, calibration: Calibration | None = None) -> None:
+        """Read rolls again, from a fresh start, with `calibration` when one was saved (the source keeps the
+        exposure it was opened with until it is reopened)."""
+        if calibration is not None:
+            self.calibration = calibration
+        self._fresh_tracker.set()
+        self._reading = True
+        self._say_watching()
+
+    def _say_watching(self) -> None:
+        source = self._source
+        if source is None:
+            return
+        if self._reading:
+            self.table.camera_state("watching", f"Watching the table ({source.description}).")
+        else:
+            self.pause_reading()
+
+    def locked_controls(self) -> dict | None:
+        """The exposure and white balance the open camera locked itself at (None: a camera that cannot be set)."""
+        return getattr(self._source, "locked_controls", None)
+
+    def next_frames(self, count: int, timeout_s: float = 3.0) -> list[np.ndarray]:
+        """The next `count` frames of the same size, to average a still scene; fewer when the source sends fewer
+        within `timeout_s` (a recording held between rolls), but at least the latest one; none before the first."""
+        deadline = time.monotonic() + timeout_s
+        frames: list[np.ndarray] = []
+        with self._new_frame:
+            seen = self._frame_number
+            while len(frames) < count:
+                if not self._new_frame.wait_for(lambda: self._frame_number > seen, deadline - time.monotonic()):
+                    break
+                seen = self._frame_number
+                frames.append(self._frame)
+            if not frames and self._frame is not None:
+                frames.append(self._frame)
+        return [frame for frame in frames if frame.shape == frames[-1].shape]
+
     # ----- the picture for the table screen -----------------------------------------------------------------
 
     def _keep_frame(self, image: np.ndarray) -> None:
@@ -187,6 +247,7 @@ class CameraLoop:
             first = self._frame is None or self._frame.shape != image.shape
             self._frame = image
             self._frame_number += 1
+            self._new_frame.notify_all()
         if first:
             height, width = image.shape[:2]
             self.table.camera_size(width, height)

@@ -1,4 +1,4 @@
-"""The pages: join (the address phones open), setup, table screen, player screen, rules, finished games."""
+"""The pages: join (the address phones open), setup, table screen, player screen, calibration, rules, finished games."""
 from __future__ import annotations
 
 import io
@@ -31,6 +31,12 @@ def table_screen():
     # The PIN is shown to the device's own screen and to screens already unlocked, never to any phone.
     show_pin = auth.request_is_local() or auth.is_host()
     return render_template("table.html", pin=table().pin if show_pin else None, speech=current_app.config["SPEECH"])
+
+
+@bp.get("/calibrate")
+def calibrate():
+    """The host calibrates the camera (the steps ask for the host PIN)."""
+    return render_template("calibrate.html")
 
 
 @bp.get("/rules")

@@ -75,17 +75,18 @@ def start_camera(app, spec: str | None, calibration_file=None, size: tuple[int, 
     spec = camera.default_source() if spec in (None, "auto") else spec
     if spec == "none":
         return None
-    found = calibration.find(calibration_file)
-    locked = found.exposure.as_controls() if found is not None and found.exposure is not None else None
-
+    # The calibration the loop holds now: the host may calibrate again from the table screen while it runs.
     def open_source():
+        exposure = loop.calibration.exposure if loop.calibration is not None else None
         # A recording plays round and round; the loop paces it and holds it between rolls.
-        return camera.open_source(spec, size=size, loop=True, locked_controls=locked)
+        return camera.open_source(spec, size=size, loop=True,
+                                  locked_controls=exposure.as_controls() if exposure is not None else None)
 
     def make_tracker(colours):
-        return RollTracker(read_dice=read_dice, calibration=found, colours_in_play=colours)
+        return RollTracker(read_dice=read_dice, calibration=loop.calibration, colours_in_play=colours)
 
-    loop = CameraLoop(app.extensions["qwixx"], open_source, make_tracker, speed=speed)
+    loop = CameraLoop(app.extensions["qwixx"], open_source, make_tracker, speed=speed,
+                      calibration=calibration.find(calibration_file))
     app.extensions["qwixx_camera"] = loop
     loop.start()
     return loop
@@ -108,7 +109,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         database.parent.mkdir(parents=True, exist_ok=True)
         app = create_app({"DATABASE": str(database), "HOST_PIN": settings.host_pin or None,
-                          "SPEECH": settings.speech, "TIMER": settings.timer})
+                          "SPEECH": settings.speech, "TIMER": settings.timer,
+                          "CALIBRATION_FILE": str(settings.calibration_file())})
     except (OSError, StorageError) as error:
         print(f"qwixx-table: cannot keep games in {database}: {error}", file=sys.stderr)
         return 1

@@ -254,13 +254,15 @@
     const box = $("#host-tools");
     const game = state && state.game;
     if (!Qwixx.isHost) {
-      box.replaceChildren(el("p", { class: "hint" }, "Typing the dice or the number, undo and ending a game need the host PIN."),
+      box.replaceChildren(el("p", { class: "hint" }, "Typing the dice or the number, undo, ending a game and calibrating the camera need the host PIN."),
         el("button", { type: "button", onclick: () => Qwixx.openHost() }, "Unlock host controls"));
       return;
     }
+    const calibrate = el("a", { class: "button", href: "/calibrate", id: "calibrate" },
+      state && state.camera.state === "calibrating" ? "Calibrating: continue…" : "Calibrate the camera…");
     const parts = [];
     if (!game) {
-      parts.push(el("a", { class: "button primary", href: "/setup" }, "Set up a game"));
+      parts.push(el("a", { class: "button primary", href: "/setup" }, "Set up a game"), calibrate);
       box.replaceChildren(...parts);
       return;
     }
@@ -279,7 +281,7 @@
       parts.push(el("button", { type: "button", class: "danger", id: "end",
         onclick: () => confirm("End this game now? It is kept, but cannot be continued.") && hostAction("/api/games/end") }, "End this game"));
     }
-    parts.push(el("a", { class: "button", href: "/setup" }, "New game…"));
+    parts.push(el("a", { class: "button", href: "/setup" }, "New game…"), calibrate);
     box.replaceChildren(...parts);
   }
 

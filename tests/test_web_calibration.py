@@ -1,0 +1,236 @@
+"""Calibrating the camera from the table screen: the host clears the table and lays out the dice in front of a camera
+(a stand-in sending rendered scenes through the real camera loop), looks at what was learned, and saves it for the
+reader, which uses it at once; every refusal changes nothing."""
+from __future__ import annotations
+
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+import calibration
+import camera
+from camera import Frame, FrameSource, LiveSource
+from tests.test_calibrate import NEUTRAL, SIZE, frames
+from tests.test_web_camera import wait_for
+from tests.web_helpers import PIN
+from web.app import create_app
+from web.camera_loop import CameraLoop
+from web.commands.serve import start_camera
+
+LOCKED = {"ExposureTime": 20000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5)}
+
+
+class LiveFeed(LiveSource):
+    """A camera run by the real LiveSource machinery above a table the test changes: it sends `picture` about 50
+    times a second, with exposure and white balance locked as the Pi camera locks them."""
+
+    description = "a test camera"
+
+    def __init__(self, picture: np.ndarray) -> None:
+        super().__init__()
+        self.picture = picture
+        self.locked_controls = LOCKED
+
+    def _open_device(self):
+        return object()
+
+    def _read_device(self, device):
+        time.sleep(0.02)
+        return self.picture
+
+
+class SpyReader:
+    """The tracker's reader: sees no dice, and keeps the calibration it was given each time."""
+
+    def __init__(self) -> None:
+        self.calibrations: list = []
+
+    def __call__(self, image, known):
+        self.calibrations.append(known)
+        return []
+
+
+@pytest.fixture
+def config_home(tmp_path, monkeypatch):
+    """The user's config folder, where the calibration is kept unless the settings name a file."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    return tmp_path / "config"
+
+
+@pytest.fixture
+def scene():
+    empty, dice, _ = frames(NEUTRAL)
+    return {"empty": empty, "dice": dice}
+
+
+class Served:
+    """The app as `serve` starts it, with a camera in front of the empty table and the tracker's reader spied on."""
+
+    def __init__(self, database: str, picture: np.ndarray, monkeypatch, config: dict | None = None) -> None:
+        self.app = create_app({"TESTING": True, "DATABASE": database, "HOST_PIN": PIN, **(config or {})})
+        self.table = self.app.extensions["qwixx"]
+        self.feed = LiveFeed(picture)
+        self.reader = SpyReader()
+        monkeypatch.setattr(camera, "open_source", lambda spec, **options: self.feed)
+        self.loop = start_camera(self.app, "test camera", read_dice=self.reader)
+        self.host = self.app.test_client()
+        assert self.host.post("/api/host", json={"pin": PIN}).status_code == 200
+        assert wait_for(lambda: self.loop.jpeg() is not None and self.reader.calibrations)
+
+    def post(self, step: str, client=None):
+        return (client or self.host).post(f"/api/calibration/{step}")
+
+    def close(self) -> None:
+        self.loop.stop()
+
+
+@pytest.fixture
+def served(database, scene, config_home, monkeypatch):
+    served = Served(database, scene["empty"], monkeypatch)
+    yield served
+    served.close()
+
+
+def test_the_host_calibrates_saves_and_the_reader_uses_it_at_once(served, scene, config_home):
+    saved_at = config_home / "qwixx-table" / "calibration.json"
+    response = served.post("start")
+    assert response.status_code == 200 and response.json["step"] == "empty"
+    assert response.json["file"] == str(saved_at) and response.json["in_use"] is None
+    assert served.table.state()["camera"]["state"] == "calibrating"
+    read_before = len(served.reader.calibrations)
+    assert served.post("empty").json["step"] == "dice"
+    served.feed.picture = scene["dice"]
+    response = served.post("dice")
+    assert response.status_code == 200, response.json
+    result = response.json["result"]
+    assert response.json["step"] == "learned"
+    assert result["resolution"] == list(SIZE) and 23 < result["die_size"] < 32
+    assert set(result["colours"]) == {"white", "red", "yellow", "green", "blue"}
+    assert len(result["play_area"]) >= 3 and result["exposure_locked"] is True
+    assert all(die["colour"] and len(die["corners"]) >= 3 for die in result["dice"])
+    assert isinstance(result["warnings"], list)
+    picture = served.host.get("/api/calibration/picture.jpg")
+    decoded = cv2.imdecode(np.frombuffer(picture.data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded.shape[1::-1] == SIZE
+    assert len(served.reader.calibrations) == read_before  # laying the dice out was not read as a roll
+    assert not saved_at.exists()  # nothing is written before the host saves
+
+    response = served.post("save")
+    assert response.status_code == 200 and response.json["step"] is None
+    saved = calibration.Calibration.load(saved_at)
+    assert saved.to_json() == served.loop.calibration.to_json()
+    assert saved.exposure == calibration.Exposure.from_controls(LOCKED)
+    assert response.json["in_use"] == {"created": saved.created, "resolution": list(SIZE)}
+    assert served.table.state()["camera"]["state"] == "watching"
+    assert wait_for(lambda: served.reader.calibrations[-1] is not None)
+    assert served.reader.calibrations[-1].to_json() == saved.to_json()
+
+
+def test_a_restarted_table_reads_with_the_saved_calibration(served, scene, database, monkeypatch):
+    served.post("start")
+    served.post("empty")
+    served.feed.picture = scene["dice"]
+    assert served.post("dice").status_code == 200
+    served.post("save")
+    served.close()
+    again = Served(database, scene["dice"], monkeypatch)
+    try:
+        assert again.loop.calibration.to_json() == served.loop.calibration.to_json()
+        assert again.reader.calibrations[-1].to_json() == served.loop.calibration.to_json()
+    finally:
+        again.close()
+
+
+def test_cancelling_changes_nothing_and_rolls_are_read_again(served, scene, config_home):
+    served.post("start")
+    served.post("empty")
+    served.feed.picture = scene["dice"]
+    assert served.post("dice").json["step"] == "learned"
+    read_before = len(served.reader.calibrations)
+    response = served.post("cancel")
+    assert response.status_code == 200 and response.json["step"] is None and response.json["result"] is None
+    assert not (config_home / "qwixx-table").exists() and served.loop.calibration is None
+    assert served.table.state()["camera"]["state"] == "watching"
+    assert wait_for(lambda: len(served.reader.calibrations) > read_before)
+    assert served.reader.calibrations[-1] is None
+
+
+def test_a_table_without_dice_is_not_learned_and_the_step_can_be_taken_again(served, scene, config_home):
+    served.post("start")
+    served.post("empty")
+    response = served.post("dice")  # the dice are not laid out yet
+    assert response.status_code == 422 and response.json["error"] == "not-learned"
+    assert "found 0 dice, not 6" in response.json["message"]
+    state = served.host.get("/api/calibration").json
+    assert state["step"] == "dice" and state["result"] is None
+    assert served.table.state()["camera"]["state"] == "calibrating"
+    served.feed.picture = scene["dice"]
+    assert served.post("dice").json["step"] == "learned"
+    assert not (config_home / "qwixx-table").exists()
+
+
+def test_steps_out_of_order_and_strangers_are_refused(served):
+    stranger = served.app.test_client()
+    response = served.post("start", stranger)
+    assert response.status_code == 403 and response.json["error"] == "host-only"
+    assert stranger.get("/api/calibration").status_code == 403
+    assert served.table.state()["camera"]["state"] == "watching"
+    for step in ("empty", "dice", "save"):
+        response = served.post(step)
+        assert response.status_code == 409 and response.json["message"] == "No calibration is going on: start one first."
+    served.post("start")
+    for step, message in (("dice", "Take the empty table first."), ("save", "Take the empty table first.")):
+        response = served.post(step)
+        assert response.status_code == 409 and response.json["message"] == message
+    assert served.host.get("/api/calibration/picture.jpg").status_code == 404
+    response = served.host.post("/api/calibration/empty", json={"frames": 3})
+    assert response.status_code == 400
+    assert served.host.get("/api/calibration").json["step"] == "empty"
+
+
+def test_a_roll_being_read_is_not_interrupted(database, scene, monkeypatch, config_home):
+    served = Served(database, scene["empty"], monkeypatch)
+    try:
+        served.loop.pause_reading()  # the tracker says nothing from here: the table's camera state is the test's
+        served.table.camera_event({"event": "roll-started"})
+        response = served.post("start")
+        assert response.status_code == 409 and response.json["error"] == "dice-rolling"
+        assert served.table.state()["camera"]["state"] == "moving"
+        assert served.host.get("/api/calibration").json["step"] is None
+    finally:
+        served.close()
+
+
+def test_without_a_camera_calibration_is_refused(host, table):
+    before = table.state()["camera"]
+    response = host.post("/api/calibration/start")
+    assert response.status_code == 409 and response.json["error"] == "no-camera"
+    assert table.state()["camera"] == before
+    assert host.get("/api/calibration").json == {"step": None, "file": str(calibration.default_path()),
+                                                 "camera": False, "in_use": None, "result": None}
+
+
+def test_the_camera_loop_averages_the_next_frames_and_keeps_what_it_has_when_they_stop(table):
+    images = [np.full((72, 128, 3), value, np.uint8) for value in (10, 20, 30, 40)]
+
+    class Once(FrameSource):
+        description = "four frames"
+
+        def frames(self):
+            for index, image in enumerate(images):
+                yield Frame(index * 0.05, image)
+
+    loop = CameraLoop(table, Once, lambda colours: None)
+    loop.pause_reading()
+    assert loop.next_frames(2, timeout_s=0.05) == []  # before the first frame
+    loop.start()
+    try:
+        got = loop.next_frames(2, timeout_s=2)
+        assert [int(frame[0, 0, 0]) for frame in got] in ([10, 20], [20, 30], [30, 40])
+        assert wait_for(lambda: table.state()["camera"]["state"] == "off")  # the four frames were sent
+        assert [int(frame[0, 0, 0]) for frame in loop.next_frames(3, timeout_s=0.1)] == [40]
+    finally:
+        loop.stop()
