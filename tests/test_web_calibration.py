@@ -172,6 +172,28 @@ def test_a_table_without_dice_is_not_learned_and_the_step_can_be_taken_again(ser
     assert not (config_home / "qwixx-table").exists()
 
 
+def test_a_calibration_that_cannot_be_written_is_refused_and_saved_once_it_can(database, scene, monkeypatch,
+                                                                               config_home, tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the settings expect a folder")
+    served = Served(database, scene["empty"], monkeypatch, {"CALIBRATION_FILE": str(blocker / "calibration.json")})
+    try:
+        served.post("start")
+        served.post("empty")
+        served.feed.picture = scene["dice"]
+        served.post("dice")
+        response = served.post("save")
+        assert response.status_code == 503 and response.json["error"] == "not-saved"
+        assert str(blocker / "calibration.json") in response.json["message"]
+        assert served.host.get("/api/calibration").json["step"] == "learned"
+        assert served.loop.calibration is None and served.table.state()["camera"]["state"] == "calibrating"
+        blocker.unlink()
+        assert served.post("save").status_code == 200
+        assert calibration.Calibration.load(blocker / "calibration.json").to_json() == served.loop.calibration.to_json()
+    finally:
+        served.close()
+
+
 def test_steps_out_of_order_and_strangers_are_refused(served):
     stranger = served.app.test_client()
     response = served.post("start", stranger)

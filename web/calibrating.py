@@ -21,9 +21,6 @@ from calibration.learn import FRAMES_AVERAGED, average, check, learn
 from vision import read_dice
 from web.validate import ApiError
 
-STEPS = ("empty", "dice", "learned")  # what the host does next: clear the table, lay out the dice, save or not
-
-
 class Calibrating:
     def __init__(self, path: str | Path | None) -> None:
         self.path = Path(path) if path is not None else calibration.default_path()
@@ -36,6 +33,7 @@ class Calibrating:
 
     @property
     def step(self) -> str | None:
+        """What the host does next: "empty" (clear the table), "dice" (lay them out), "learned" (save or not)."""
         if self._loop is None:
             return None
         return "empty" if self._empty is None else "dice" if self._learned is None else "learned"
@@ -91,7 +89,7 @@ class Calibrating:
         """The dice as the camera saw them for the result, full size (the result's outlines are in its pixels)."""
         if self._dice is None:
             raise ApiError(404, "no-picture", "Nothing has been learned yet: lay out the dice first.")
-        ok, encoded = cv2.imencode(".jpg", self._dice, [cv2.IMWRITE_JPEG_QUALITY, 85])
+        _, encoded = cv2.imencode(".jpg", self._dice, [cv2.IMWRITE_JPEG_QUALITY, 85])
         return encoded.tobytes()
 
     def save(self) -> None:

@@ -2,9 +2,10 @@
 
 It keeps the latest frame for the table screen (encoded to JPEG only when a page asks, once per frame).
 A source that fails is reopened with back-off while the game goes on with typed dice; a frame that
-breaks the tracker is skipped. While the host calibrates, frames are kept but no roll is read (the dice being laid
-out are not a roll); a new calibration is used from the next frame on. A recording (the demo) is played at its own pace, and only while the table
+breaks the tracker is skipped. A recording (the demo) is played at its own pace, and only while the table
 waits for dice: it holds after each settled roll until the players are done, so the demo plays a real game.
+While the host calibrates, frames are kept but no roll is read (the dice being laid out are not a roll); a new
+calibration is used from the next frame on.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ JPEG_WIDTH = 960  # the table screen's camera view; the dice outlines are drawn 
 JPEG_QUALITY = 75
 BACKOFF_S = (0.5, 1, 2, 5, 10)
 SILENT_AFTER_S = 2.0  # a live camera that sends nothing for this long is reported lost on the pages
+CALIBRATING = "The host is calibrating the camera: no roll is read until the calibration is saved or cancelled."
 
 
 class Source(Protocol):
@@ -119,7 +121,7 @@ class CameraLoop:
             try:
                 with source:
                     self._source = source
-                    self._say_watching()
+                    self._say_what_it_does()
                     ended = self._watch(source)
                 failures = 0
             except Exception as error:
@@ -161,6 +163,8 @@ class CameraLoop:
                     if self._reading:
                         self.table.camera_state("watching", f"The camera is back: watching the table "
                                                             f"({source.description}).")
+                    else:
+                        self._say_what_it_does()
             if paced:
                 if wall_start is None:
                     wall_start, frame_start = time.monotonic(), t
@@ -199,8 +203,7 @@ class CameraLoop:
     def pause_reading(self) -> None:
         """Keep showing the table but read no roll: the host is calibrating."""
         self._reading = False
-        self.table.camera_state("calibrating", "The host is calibrating the camera: no roll is read until the "
-                                               "calibration is saved or cancelled.")
+        self._say_what_it_does()
 
     def resume_reading(self, calibration: Calibration | None = None) -> None:
         """Read rolls again, from a fresh start, with `calibration` when one was saved (the source keeps the
@@ -209,16 +212,15 @@ class CameraLoop:
             self.calibration = calibration
         self._fresh_tracker.set()
         self._reading = True
-        self._say_watching()
+        self._say_what_it_does()
 
-    def _say_watching(self) -> None:
+    def _say_what_it_does(self) -> None:
+        """Calibrating, or watching the open source: said when it opens and when reading pauses or resumes."""
         source = self._source
-        if source is None:
-            return
-        if self._reading:
+        if not self._reading:
+            self.table.camera_state("calibrating", CALIBRATING)
+        elif source is not None:
             self.table.camera_state("watching", f"Watching the table ({source.description}).")
-        else:
-            self.pause_reading()
 
     def locked_controls(self) -> dict | None:
         """The exposure and white balance the open camera locked itself at (None: a camera that cannot be set)."""
