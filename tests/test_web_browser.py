@@ -371,7 +371,7 @@ def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, t
 
 def test_the_host_calibrates_the_camera_from_the_table_screen(browser, database, tmp_path, monkeypatch):
     """From the table screen's host tools: the empty table, the six dice (rendered scenes in front of a stand-in
-    camera), the result drawn over the picture, saved, and the camera reading with it."""
+    camera), the result drawn over the picture, saved, and the camera reading with it; then the settings page."""
     from tests.test_calibrate import NEUTRAL, frames
     from tests.test_web_calibration import Served
 
@@ -411,6 +411,9 @@ def test_the_host_calibrates_the_camera_from_the_table_screen(browser, database,
             assert table_here.loop.calibration.resolution == (dice.shape[1], dice.shape[0])
             page.click("text=Back to the table")
             page.wait_for_selector("#camera-message >> text=Watching the table")
+            page.click("#settings")  # the host's read-only settings page
+            page.wait_for_selector("#settings-table")
+            assert "The defaults: there is no settings file" in page.inner_text("main")
     finally:
         page.close()
         table_here.close()

@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from referee import RuleError
 from web.calibrating import Calibrating
+from web.settings import Settings
 from web.store import StorageError, Store
 from web.table import Table
 from web.validate import ApiError
@@ -31,6 +32,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SPEECH=True,  # the table screen speaks unless switched off there (settings key `speech`)
         TIMER=0,  # the decision timer the setup page proposes (settings key `timer`)
         CALIBRATION_FILE=None,  # where calibrating saves (settings key `calibration`); None: calibration.default_path()
+        SETTINGS=Settings(),  # what `serve` runs with, shown to the host on the settings page
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -1,4 +1,5 @@
-"""The pages: join (the address phones open), setup, table screen, player screen, calibration, rules, finished games."""
+"""The pages: join (the address phones open), setup, table screen, player screen, calibration, settings, rules,
+finished games."""
 from __future__ import annotations
 
 import io
@@ -7,6 +8,7 @@ import segno
 from flask import Blueprint, Response, abort, current_app, render_template, request
 
 from web import auth
+from web.settings import default_path, in_effect
 
 bp = Blueprint("pages", __name__)
 
@@ -37,6 +39,14 @@ def table_screen():
 def calibrate():
     """The host calibrates the camera (the steps ask for the host PIN)."""
     return render_template("calibrate.html")
+
+
+@bp.get("/settings")
+def settings_page():
+    """The settings the table runs with, for the host to read; they are changed in the settings file."""
+    settings = current_app.config["SETTINGS"]
+    return render_template("settings.html", keys=in_effect(settings) if auth.is_host() else None,
+                           file=settings.path, default_file=default_path(), database=settings.database_path())
 
 
 @bp.get("/rules")

@@ -233,6 +233,14 @@ def example() -> str:
     return "\n".join(lines)
 
 
+def in_effect(settings: Settings) -> list[dict]:
+    """Each key as the table runs with it, for the host's settings page: the value (a PIN's hidden: the page is
+    seen across the room), the default and the meaning."""
+    return [{"key": key.name, "default": toml_value(key.default), "help": key.help,
+             "value": "(hidden)" if key.name == "host_pin" and settings.host_pin else toml_value(getattr(settings, key.name))}
+            for key in KEYS]
+
+
 def toml_value(value: Any) -> str:
     if isinstance(value, (list, dict)):
         return repr(value)

@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         database.parent.mkdir(parents=True, exist_ok=True)
         app = create_app({"DATABASE": str(database), "HOST_PIN": settings.host_pin or None,
                           "SPEECH": settings.speech, "TIMER": settings.timer,
-                          "CALIBRATION_FILE": str(settings.calibration_file())})
+                          "CALIBRATION_FILE": str(settings.calibration_file()), "SETTINGS": settings})
     except (OSError, StorageError) as error:
         print(f"qwixx-table: cannot keep games in {database}: {error}", file=sys.stderr)
         return 1

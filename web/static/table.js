@@ -260,9 +260,10 @@
     }
     const calibrate = el("a", { class: "button", href: "/calibrate", id: "calibrate" },
       state && state.camera.state === "calibrating" ? "Calibrating: continue…" : "Calibrate the camera…");
+    const settings = el("a", { class: "button", href: "/settings", id: "settings" }, "Settings");
     const parts = [];
     if (!game) {
-      parts.push(el("a", { class: "button primary", href: "/setup" }, "Set up a game"), calibrate);
+      parts.push(el("a", { class: "button primary", href: "/setup" }, "Set up a game"), calibrate, settings);
       box.replaceChildren(...parts);
       return;
     }
@@ -281,7 +282,7 @@
       parts.push(el("button", { type: "button", class: "danger", id: "end",
         onclick: () => confirm("End this game now? It is kept, but cannot be continued.") && hostAction("/api/games/end") }, "End this game"));
     }
-    parts.push(el("a", { class: "button", href: "/setup" }, "New game…"), calibrate);
+    parts.push(el("a", { class: "button", href: "/setup" }, "New game…"), calibrate, settings);
     box.replaceChildren(...parts);
   }
 
