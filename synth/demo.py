@@ -15,7 +15,6 @@ import hashlib
 import json
 import subprocess
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import cv2

@@ -21,6 +21,7 @@ from calibration.learn import FRAMES_AVERAGED, average, check, learn
 from vision import read_dice
 from web.validate import ApiError
 
+
 class Calibrating:
     def __init__(self, path: str | Path | None) -> None:
         self.path = Path(path) if path is not None else calibration.default_path()
