@@ -91,7 +91,7 @@ def test_calibration_makes_the_reader_name_colours_right_under_a_warm_lamp():
     assert with_calibration > without
 
 
-@pytest.mark.xfail(reason="the dice reader's early weights misread most dice of these scenes (issue 3)", strict=False)
+@pytest.mark.xfail(reason="the reader leaves some dice of these scenes unread or misnamed (issue 3)", strict=False)
 def test_calibration_makes_the_reader_right_under_a_warm_lamp():
     empty, dice, rolls = frames(WARM_LAMP)
     learned = learn(empty, dice, read_dice)
