@@ -143,3 +143,24 @@ def test_legal_options_are_exactly_the_boxes_why_not_allows(seed):
                 game.undo()
                 assert game.state == state
         game.apply(step(game, rng))
+
+
+@given(st.integers(0, 2**32), st.sets(st.sampled_from(COLOURS)))
+def test_a_random_roll_is_a_roll_like_any_other(seed, in_play):
+    """Roll.random skips the checks a typed roll goes through: what it makes must pass them all the same."""
+    colours = tuple(colour for colour in COLOURS if colour in in_play)
+    roll = Roll.random(random.Random(seed), colours)
+    typed = Roll.from_dice(roll.dice())
+    assert roll == typed and hash(roll) == hash(typed) and roll.by_colour == typed.by_colour
+    assert roll.colours == colours
+    assert all(1 <= value <= 6 for value in (*roll.white, *(roll.die(colour) for colour in colours)))
+
+
+def test_random_rolls_are_fair():
+    rng = random.Random(7)
+    counts = [0] * 7
+    for _ in range(6000):
+        roll = Roll.random(rng)
+        for value in (*roll.white, *roll.by_colour):
+            counts[value] += 1
+    assert all(5400 < count < 6600 for count in counts[1:])  # 6000 of each face expected, 36000 dice
