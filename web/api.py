@@ -66,11 +66,10 @@ def acting_seat(seat: int, sees_hand: bool = False) -> None:
     if seat in table().seats_of(auth.seat_token()):
         return
     name = session.seats[seat]
-    if auth.is_host() and not (sees_hand and session.hides_hands):
-        return
-    if auth.is_host():
+    if not auth.is_host():
+        raise ApiError(403, "not-your-seat", f"This phone does not play for {name}: join that seat first.")
+    if sees_hand and session.hides_hands:
         raise ApiError(403, "hand-hidden", f"Only {name}'s own phone can play {name}'s cards: nobody else may see them.")
-    raise ApiError(403, "not-your-seat", f"This phone does not play for {name}: join that seat first.")
 
 
 # ----- reading -----------------------------------------------------------------------------------------------
