@@ -160,11 +160,7 @@ class CameraLoop:
                 self._last_frame_at, self._trouble = time.monotonic(), ""
                 if self._silent:
                     self._silent = False
-                    if self._reading:
-                        self.table.camera_state("watching", f"The camera is back: watching the table "
-                                                            f"({source.description}).")
-                    else:
-                        self._say_what_it_does()
+                    self._say_what_it_does(back=True)
             if paced:
                 if wall_start is None:
                     wall_start, frame_start = time.monotonic(), t
@@ -214,13 +210,15 @@ class CameraLoop:
         self._reading = True
         self._say_what_it_does()
 
-    def _say_what_it_does(self) -> None:
-        """Calibrating, or watching the open source: said when it opens and when reading pauses or resumes."""
+    def _say_what_it_does(self, back: bool = False) -> None:
+        """Calibrating, or watching the open source: said when it opens, when reading pauses or resumes, and when
+        a silent camera is `back`."""
         source = self._source
         if not self._reading:
             self.table.camera_state("calibrating", CALIBRATING)
         elif source is not None:
-            self.table.camera_state("watching", f"Watching the table ({source.description}).")
+            watched = f"the table ({source.description})."
+            self.table.camera_state("watching", f"The camera is back: watching {watched}" if back else f"Watching {watched}")
 
     def locked_controls(self) -> dict | None:
         """The exposure and white balance the open camera locked itself at (None: a camera that cannot be set)."""
