@@ -1,11 +1,18 @@
 """Cut the training samples out of the labelled scenes once, into a folder that training reads for many epochs.
 
-    nice -n 10 python -m vision.training.build OUT --synth SCENES [--mine MODELS]
+    nice -n 10 python -m vision.training.build OUT [--dev DIR] [--synth SCENES] [--render N]
+        [--mine MODELS] [--workers N] [--render-minutes M]
+
+Scenes: the dev photos' training part (DIR, default ../shared/dice-photos/dev), generated scenes written by
+vision.training.synth_scenes (--synth), and N generated scenes rendered here and never written (--render:
+seeds after those synth_scenes uses, a block of its own for each --seed; with --render-minutes, those not
+rendered by then are left out).
+Each scene is cut on one of the workers, with random draws seeded by its place in the list, so the
+result does not depend on the number of workers.
 
 Writes into OUT (numpy files, memory-mapped when read):
 - detector-views.npy (n, VIEW, VIEW, 3) and detector-dice.npy (rows: view, x, y, extent, findable);
-- classifier-train-patches.npy (n, PATCH, PATCH, 3) and classifier-train.npy (label, extent, domain, kind),
-  from the dev photos' training part and the generated scenes;
+- classifier-train-patches.npy (n, PATCH, PATCH, 3) and classifier-train.npy (label, extent, domain, kind);
 - classifier-tune-*.npy: the same for the dev photos' tune part (never trained on: to follow training);
 - with --mine MODELS: classifier-mined-*.npy, what the detector of MODELS takes for dice in the training
   scenes where there is none (hard negatives for the classifier).
@@ -13,6 +20,7 @@ Writes into OUT (numpy files, memory-mapped when read):
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import time
 from pathlib import Path
 
@@ -20,121 +28,166 @@ import cv2
 import numpy as np
 
 from vision.training import samples
-from vision.training.scenes import NOT_A_DIE, dev_scenes, synth_scenes
+from vision.training.scenes import NOT_A_DIE, Scene, dev_scenes, synth_scene
+from vision.training.synth_scenes import TRAINING_SEEDS
 
 DOMAINS = ("dev", "synth")
 # Per classifier patch: its class, the die's extent in the photo, where it came from, what it shows
 # (samples.KINDS).
 INFO = np.dtype([("label", np.int8), ("extent", np.float32), ("domain", np.int8), ("kind", np.int8)])
+# Rendered scenes start after the seeds synth_scenes writes, so that the two never repeat a scene.
+RENDER_SEEDS = TRAINING_SEEDS + 500_000
 
 
 def info_row(label: int, extent: float, domain: str, kind: str) -> tuple:
     return (label, extent, DOMAINS.index(domain), samples.KINDS.index(kind))
 
 
-class Writer:
-    """Appends arrays to a growing list, saved as one .npy file at the end."""
+class Samples:
+    """What one scene (or many) gives: detector views, classifier patches and mined false candidates."""
 
     def __init__(self) -> None:
-        self.items: list = []
+        self.views: list = []
+        self.view_dice: list = []  # (view, x, y, extent, findable)
+        self.patches: list = []
+        self.info: list = []
+        self.mined: list = []
+        self.mined_info: list = []
 
-    def save(self, path: Path, dtype=None) -> int:
-        array = np.array(self.items, dtype=dtype) if dtype is not None else np.stack(self.items)
-        np.save(path, array)
-        return len(array)
-
-
-def scenes_of(args, part: str):
-    """The dev photos of `part`, then (for training) the generated scenes."""
-    yield from dev_scenes(part)
-    if part == "train":
-        for folder in args.synth:
-            yield from synth_scenes(folder, args.synth_limit)
+    def extend(self, other: "Samples") -> None:
+        offset = len(self.views)
+        self.view_dice += [(view + offset, *rest) for view, *rest in other.view_dice]
+        for name in ("views", "patches", "info", "mined", "mined_info"):
+            getattr(self, name).extend(getattr(other, name))
 
 
-def build_training(args, rng, log) -> None:
-    views, view_dice = Writer(), Writer()
-    patches, info = Writer(), Writer()
-    started = time.time()
-    for count, scene in enumerate(scenes_of(args, "train")):
-        levels = samples.pyramid(scene.image)
-        for _ in range(args.views_per_photo if scene.domain == "dev" else args.views_per_scene):
-            view, dice = samples.detector_view(scene, levels, rng)
-            for row in dice:
-                view_dice.items.append((len(views.items), *row))
-            views.items.append(view)
-        for image, *row in samples.classifier_patches(scene, levels, rng):
-            patches.items.append(image)
-            info.items.append(info_row(row[0], row[1], scene.domain, *row[2:]))
-        if count % 200 == 0:
-            log(f"{count} scenes, {len(views.items)} views, {len(patches.items)} patches ({time.time() - started:.0f} s)")
-    n = views.save(args.out / "detector-views.npy")
-    view_dice.save(args.out / "detector-dice.npy", np.float32)
-    log(f"detector: {n} views")
-    n = patches.save(args.out / "classifier-train-patches.npy")
-    info.save(args.out / "classifier-train.npy", INFO)
-    log(f"classifier: {n} training patches")
+def scene_samples(scene: Scene, views_per_scene: int, rng, finder=None) -> Samples:
+    out = Samples()
+    levels = samples.pyramid(scene.image)
+    for _ in range(views_per_scene):
+        view, dice = samples.detector_view(scene, levels, rng)
+        out.view_dice += [(len(out.views), *row) for row in dice]
+        out.views.append(view)
+    for image, label, extent, kind in samples.classifier_patches(scene, levels, rng):
+        out.patches.append(image)
+        out.info.append(info_row(label, extent, scene.domain, kind))
+    if finder is not None:
+        for x, y, extent in false_candidates(scene, finder):
+            out.mined.append(samples.patch(levels, x, y, extent))
+            out.mined_info.append(info_row(NOT_A_DIE, extent, scene.domain, "mined"))
+    return out
 
 
-def build_tune(args, rng, log) -> None:
-    patches, info = Writer(), Writer()
-    for scene in scenes_of(args, "tune"):
-        for image, *row in samples.classifier_patches(scene, samples.pyramid(scene.image), rng):
-            patches.items.append(image)
-            info.items.append(info_row(row[0], row[1], scene.domain, *row[2:]))
-    n = patches.save(args.out / "classifier-tune-patches.npy")
-    info.save(args.out / "classifier-tune.npy", INFO)
-    log(f"classifier: {n} tune patches")
-
-
-def build_mined(args, log) -> None:
+def false_candidates(scene: Scene, finder) -> list[tuple[float, float, float]]:
     """What the detector finds where no die is: candidates further than half a die from every die."""
+    centres = np.array([(d.x, d.y) for d in scene.dice], np.float64).reshape(-1, 2)
+    extents = np.array([d.extent for d in scene.dice], np.float64)
+    found = []
+    for candidate in finder.find(scene.image):
+        distance = np.hypot(centres[:, 0] - candidate.x, centres[:, 1] - candidate.y)
+        if not np.any(distance < 0.45 * np.maximum(extents, candidate.extent)):
+            found.append((candidate.x, candidate.y, candidate.extent))
+    return found
+
+
+def rendered_scene(seed: int) -> Scene:
+    """A generated scene made here, as synth_scenes would write it."""
+    from vision.training.scenes import synth_die
+    from vision.training.synth_scenes import render_one
+
+    frame, truth, _ = render_one(seed)
+    record = truth.to_json()
+    clutter = [tuple(float(v) for v in item["box"]) for item in record["clutter"]]
+    return Scene(frame, [synth_die(die) for die in record["dice"]], "synth", clutter, str(seed))
+
+
+# The worker's state, set before the pool forks (the dev photos are shared rather than sent to each worker).
+_job_context: dict = {}
+
+
+def _cut(job) -> Samples | None:
+    index, kind, what = job
+    context = _job_context
+    if kind == "render" and time.time() > context["render_until"]:
+        return None
+    rng = np.random.default_rng([*context["seed"], index])
+    if kind == "dev":
+        scene, views = context["dev"][what], context["views_per_photo"]
+    else:
+        try:
+            scene = synth_scene(what) if kind == "synth" else rendered_scene(what)
+        except RuntimeError:  # a scene with no room for its dice
+            return None
+        if scene is None:
+            return None
+        views = context["views_per_scene"]
+    return scene_samples(scene, views, rng, context["finder"])
+
+
+def build(args, part: str, log) -> Samples:
+    """Every sample of `part` ("train": with generated scenes and mining; "tune": the dev photos alone)."""
     from vision.reader import DiceReader
 
-    reader = DiceReader(args.mine)
-    patches, info = Writer(), Writer()
+    dev = dev_scenes(part, args.dev)
+    jobs = [("dev", k) for k in range(len(dev))]
+    if part == "train":
+        for folder in args.synth:
+            jobs += [("synth", path) for path in sorted(folder.glob("*.json"))[:args.synth_limit]]
+        jobs += [("render", RENDER_SEEDS + 100_000 * args.seed + k) for k in range(args.render)]
+    _job_context.update(
+        dev=dev, seed=[args.seed, ("train", "tune").index(part)], views_per_photo=args.views_per_photo,
+        views_per_scene=args.views_per_scene,
+        render_until=time.time() + 60 * args.render_minutes if args.render_minutes else float("inf"),
+        finder=DiceReader(args.mine) if args.mine and part == "train" else None,
+    )
+    everything = Samples()
     started = time.time()
-    for count, scene in enumerate(scenes_of(args, "train")):
-        levels = samples.pyramid(scene.image)
-        centres = np.array([(d.x, d.y) for d in scene.dice], np.float64).reshape(-1, 2)
-        extents = np.array([d.extent for d in scene.dice], np.float64)
-        for candidate in reader.find(scene.image):
-            if len(centres):
-                distance = np.hypot(centres[:, 0] - candidate.x, centres[:, 1] - candidate.y)
-                if np.any(distance < 0.45 * np.maximum(extents, candidate.extent)):
-                    continue
-            patches.items.append(samples.patch(levels, candidate.x, candidate.y, candidate.extent))
-            info.items.append(info_row(NOT_A_DIE, candidate.extent, scene.domain, "mined"))
-        if count % 500 == 0:
-            log(f"{count} scenes mined, {len(patches.items)} false candidates ({time.time() - started:.0f} s)")
-    n = patches.save(args.out / "classifier-mined-patches.npy")
-    info.save(args.out / "classifier-mined.npy", INFO)
-    log(f"classifier: {n} mined patches")
+    numbered = [(index, kind, what) for index, (kind, what) in enumerate(jobs)]
+    with multiprocessing.get_context("fork").Pool(args.workers, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
+        for count, result in enumerate(pool.imap(_cut, numbered, chunksize=4)):
+            if result is not None:
+                everything.extend(result)
+            if count % 500 == 0:
+                log(f"{part}: {count}/{len(jobs)} scenes, {len(everything.views)} views, "
+                    f"{len(everything.patches)} patches, {len(everything.mined)} mined ({time.time() - started:.0f} s)")
+    return everything
+
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out", type=Path)
+    parser.add_argument("--dev", type=Path, help="the dev photos (default: shared/dice-photos/dev beside the checkout)")
     parser.add_argument("--synth", type=Path, action="append", default=[], help="folder of generated scenes")
-    parser.add_argument("--synth-limit", type=int, help="use only the first N generated scenes")
+    parser.add_argument("--synth-limit", type=int, help="use only the first N generated scenes of each folder")
+    parser.add_argument("--render", type=int, default=0, metavar="N", help="render N more generated scenes here")
+    parser.add_argument("--render-minutes", type=float, help="leave out the scenes not rendered by then")
     parser.add_argument("--views-per-photo", type=int, default=40)
     parser.add_argument("--views-per-scene", type=int, default=8)
     parser.add_argument("--mine", type=Path, metavar="MODELS",
-                        help="only add the detector's false candidates, with the networks in this folder")
+                        help="also keep the false candidates of the networks in this folder")
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     args.out.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(args.seed)
 
     def log(message: str) -> None:
         print(message, flush=True)
 
-    if args.mine:
-        build_mined(args, log)
-    else:
-        build_training(args, rng, log)
-        build_tune(args, rng, log)
+    train = build(args, "train", log)
+    np.save(args.out / "detector-views.npy", np.stack(train.views))
+    np.save(args.out / "detector-dice.npy", np.array(train.view_dice, np.float32).reshape(-1, 5))
+    log(f"detector: {len(train.views)} views")
+    for name, images, rows in (("train", train.patches, train.info), ("mined", train.mined, train.mined_info)):
+        if images:
+            np.save(args.out / f"classifier-{name}-patches.npy", np.stack(images))
+            np.save(args.out / f"classifier-{name}.npy", np.array(rows, INFO))
+            log(f"classifier: {len(images)} {name} patches")
+    tune = build(args, "tune", log)
+    np.save(args.out / "classifier-tune-patches.npy", np.stack(tune.patches))
+    np.save(args.out / "classifier-tune.npy", np.array(tune.info, INFO))
+    log(f"classifier: {len(tune.patches)} tune patches")
     return 0
 
 

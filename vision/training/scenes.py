@@ -86,13 +86,3 @@ def synth_scene(truth_path: Path) -> Scene | None:
     dice = [synth_die(die) for die in truth["dice"]]
     clutter = [tuple(float(v) for v in item["box"]) for item in truth["clutter"]]
     return Scene(image, dice, "synth", clutter, truth_path.stem)
-
-
-def synth_scenes(folder: Path, limit: int | None = None):
-    """Generated scenes in name order (a generator: they are large)."""
-    for index, truth_path in enumerate(sorted(folder.glob("*.json"))):
-        if limit is not None and index >= limit:
-            return
-        scene = synth_scene(truth_path)
-        if scene is not None:
-            yield scene

@@ -2,24 +2,35 @@
 ONNX files into vision/models/.
 
     nice -n 10 python -m vision.training.train DATA [--only detector|classifier] [--init MODELS]
-        [--detector-epochs N] [--classifier-epochs N] [--threads N]
+        [--detector-epochs N] [--classifier-epochs N] [--minutes M] [--device cuda] [--workers N]
 
 Offline only (needs torch and onnx; the reader itself runs the ONNX files with cv2.dnn). DATA is the folder
 vision.training.build wrote: the dev photos' training part and generated scenes, cut into detector views
 and classifier patches; its tune part is only looked at to follow the classifier's progress. The networks
 are deliberately plain (Conv, BatchNorm, ReLU, MaxPool, Gemm) so that OpenCV 4.6's ONNX importer reads
-them as well as OpenCV 5's.
+them as well as OpenCV 5's. Batches are made by --workers processes (the networks are small: making the
+batches, not the arithmetic, limits the pace on a GPU); the weights are saved (NAME.pt in --out) after every
+epoch, and --init starts from them.
 
-The networks in vision/models were made in steps, each fine-tuning the last (--init): DATA from the dev
-photos' training part and 1017 generated scenes (synth_scenes --count 1017), with mined false candidates;
-the detector trained 8 epochs on the dev photos alone, then 3 (--detector-rate 1e-3), 7 (1.5e-3) and 6
-(1e-3) on DATA; the classifier is the first reader's (trained by this script's first version), fine-tuned twice for
-8 epochs of 20000 crops at 1e-3 on DATA.
+The networks in vision/models were trained on one GPU with 16 processor cores, from scratch, in one run:
+
+    python -m vision.training.build DATA --dev DEV --render 20000 --render-minutes 1.75 --mine MODELS --workers 16
+    python -m vision.training.train DATA --only detector --minutes 5.5 --device cuda --workers 7
+    python -m vision.training.train DATA --only classifier --classifier-widths 24,48,64,96 --minutes 5.5 \
+        --device cuda --workers 4
+
+(the two trainings side by side). DATA held the dev photos' training part (17,400 detector views) and the
+2,038 scenes rendered in the time given (16,304 views), 42,291 classifier patches and 12,491 candidates the
+previous networks (MODELS) found where no die is. The detector ran 39 epochs, the classifier 76 of 60,000
+crops; on the tune part the classifier then named the value of 93.5% of centred dice (the previous one 90%).
 """
 from __future__ import annotations
 
 import argparse
+import math
 import time
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -52,23 +63,32 @@ def detector_net(fused: bool = False) -> nn.Module:
     )
 
 
-def classifier_net(fused: bool = False) -> nn.Module:
+CLASSIFIER_WIDTHS = (16, 32, 48, 64)
+
+
+def classifier_net(fused: bool = False, widths: tuple[int, ...] = CLASSIFIER_WIDTHS) -> nn.Module:
     """Logits of the CLASS_COUNT classes: not a die, 1-6, unreadable."""
+    a, b, c, d = widths
     return nn.Sequential(
-        *conv(3, 16, fused=fused), nn.MaxPool2d(2),
-        *conv(16, 32, fused=fused), nn.MaxPool2d(2),
-        *conv(32, 48, fused=fused), nn.MaxPool2d(2),
-        *conv(48, 64, fused=fused),
-        nn.Flatten(), nn.Linear(64 * (geometry.CROP_SIZE // 8) ** 2, 64), nn.ReLU(inplace=True),
-        nn.Dropout(0.3), nn.Linear(64, CLASS_COUNT),
+        *conv(3, a, fused=fused), nn.MaxPool2d(2),
+        *conv(a, b, fused=fused), nn.MaxPool2d(2),
+        *conv(b, c, fused=fused), nn.MaxPool2d(2),
+        *conv(c, d, fused=fused),
+        nn.Flatten(), nn.Linear(d * (geometry.CROP_SIZE // 8) ** 2, d), nn.ReLU(inplace=True),
+        nn.Dropout(0.3), nn.Linear(d, CLASS_COUNT),
     )
 
 
 def starting_net(make, folder: Path | None, name: str, log) -> nn.Module:
-    """A fresh network, or the one exported into `folder` (name.onnx) to fine-tune; the exported file has
-    batch norm folded in, so the network is built `fused`."""
+    """A fresh network, or one to fine-tune from `folder`: the weights training saved there (name.pt), else
+    the exported file (name.onnx), which has batch norm folded in, so the network is built `fused`."""
     if folder is None:
         return make()
+    if (folder / f"{name}.pt").is_file():
+        net = make()
+        net.load_state_dict(torch.load(folder / f"{name}.pt", map_location="cpu"))
+        log(f"{name}: fine-tuning {folder / name}.pt")
+        return net
     net = make(fused=True)
     load_onnx_weights(net, folder / f"{name}.onnx")
     log(f"{name}: fine-tuning {folder / name}.onnx")
@@ -97,6 +117,80 @@ def normalise(images: np.ndarray) -> torch.Tensor:
     return ((x - geometry.PIXEL_MEAN) * geometry.PIXEL_SCALE).permute(0, 3, 1, 2).contiguous()
 
 
+# ---- the training loop both networks share ---------------------------------------------------------
+
+
+class Batches(torch.utils.data.IterableDataset):
+    """Endless batches `make(rng)`, made by the loader's workers, each with its own random stream."""
+
+    def __init__(self, make, seed: int) -> None:
+        self.make, self.seed = make, seed
+
+    def __iter__(self):
+        worker = torch.utils.data.get_worker_info()
+        cv2.setNumThreads(1)
+        rng = np.random.default_rng([self.seed, 0 if worker is None else worker.id + 1])
+        while True:
+            yield self.make(rng)
+
+
+class Budget:
+    """How far training has come: by steps, or by wall-clock time when given minutes."""
+
+    def __init__(self, steps: int, minutes: float | None) -> None:
+        self.steps, self.seconds, self.started = steps, None if minutes is None else 60 * minutes, time.time()
+
+    def progress(self, step: int) -> float:
+        if self.seconds is None:
+            return step / self.steps
+        return (time.time() - self.started) / self.seconds
+
+
+def learning_rate(top: float, progress: float, warm_up: float = 0.05) -> float:
+    """A short linear warm-up, then a half cosine down to nothing."""
+    if progress < warm_up:
+        return top * progress / warm_up
+    return top * 0.5 * (1 + math.cos(math.pi * min(1.0, (progress - warm_up) / (1 - warm_up))))
+
+
+def fit(net: nn.Module, name: str, batches: Batches, losses, settings, budget: Budget, steps_per_epoch: int,
+        weight_decay: float, log, after_epoch=None) -> nn.Module:
+    """Trains `net` on `batches` until the budget is spent; `losses(out, *targets)` gives named losses to
+    sum. Saves the weights (name.pt in settings.out) after every epoch, so an interrupted run keeps them."""
+    device = torch.device(settings.device)
+    net = net.to(device).train()
+    loader = torch.utils.data.DataLoader(batches, batch_size=None, num_workers=settings.workers,
+                                         pin_memory=device.type == "cuda", prefetch_factor=4 if settings.workers else None)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=settings.rate, weight_decay=weight_decay)
+    step, epoch, totals = 0, 0, None
+    for x, *targets in loader:
+        progress = budget.progress(step)
+        if progress >= 1.0:
+            break
+        for group in optimiser.param_groups:
+            group["lr"] = learning_rate(settings.rate, progress)
+        x = x.to(device, non_blocking=True)
+        named = losses(net(x), *(t.to(device, non_blocking=True) for t in targets))
+        loss = sum(named.values())
+        optimiser.zero_grad(set_to_none=True)
+        loss.backward()
+        optimiser.step()
+        values = torch.stack([v.detach() for v in named.values()])
+        totals = values if totals is None else totals + values
+        step += 1
+        if step % steps_per_epoch == 0:
+            epoch += 1
+            means = (totals / steps_per_epoch).tolist()
+            totals = None
+            message = f"{name} epoch {epoch}: " + " ".join(f"{k} {v:.3f}" for k, v in zip(named, means))
+            if after_epoch is not None:
+                message += ", " + after_epoch(net)
+            log(message + f" ({time.time() - budget.started:.0f} s, step {step})")
+            settings.out.mkdir(parents=True, exist_ok=True)
+            torch.save(net.state_dict(), settings.out / f"{name}.pt")
+    return net.cpu().eval()
+
+
 # ---- detector -------------------------------------------------------------------------------------
 
 def focal_loss(logits, heat, mask, peak) -> torch.Tensor:
@@ -107,17 +201,16 @@ def focal_loss(logits, heat, mask, peak) -> torch.Tensor:
     return (positive.sum() + negative.sum()) / peak.sum().clamp(min=1)
 
 
-def detector_batch(views, dice_of, chosen, rng):
-    images, targets = [], []
-    for k in chosen:
-        crop, dice = samples.detector_crop(np.asarray(views[k]), dice_of[k], rng)
-        images.append(samples.photometric(crop, rng))
-        targets.append(samples.detector_targets(dice))
-    heat, mask, size, offset, peak = (torch.from_numpy(np.stack(t)) for t in zip(*targets))
-    return normalise(np.stack(images)), heat, mask, size, offset, peak
+def detector_losses(out, heat, mask, size, offset, peak) -> dict:
+    n = peak.sum().clamp(min=1)
+    return {
+        "heat": focal_loss(out[:, 0], heat, mask, peak),
+        "size": (F.smooth_l1_loss(out[:, 1], size, reduction="none") * peak).sum() / n,
+        "offset": (F.l1_loss(out[:, 2:4], offset, reduction="none") * peak[:, None]).sum() / n,
+    }
 
 
-def train_detector(data: Path, epochs: int, batch: int, rate: float, rng, log, init: Path | None = None) -> nn.Module:
+def train_detector(data: Path, settings, log) -> nn.Module:
     views = np.load(data / "detector-views.npy", mmap_mode="r")
     rows = np.load(data / "detector-dice.npy")
     order = np.argsort(rows[:, 0], kind="stable")
@@ -125,34 +218,20 @@ def train_detector(data: Path, epochs: int, batch: int, rate: float, rng, log, i
     starts = np.searchsorted(rows[:, 0], np.arange(len(views) + 1))
     dice_of = [rows[starts[k]:starts[k + 1], 1:] for k in range(len(views))]
     log(f"detector: {len(views)} views")
-    net = starting_net(detector_net, init, "detector", log)
-    steps_per_epoch = len(views) // batch
-    optimiser = torch.optim.AdamW(net.parameters(), lr=rate, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=rate, total_steps=epochs * steps_per_epoch,
-                                                   pct_start=0.05)
-    started = time.time()
-    net.train()
-    for epoch in range(epochs):
-        totals = np.zeros(3)
-        permutation = rng.permutation(len(views))
-        for step in range(steps_per_epoch):
-            x, heat, mask, size, offset, peak = detector_batch(
-                views, dice_of, permutation[step * batch:(step + 1) * batch], rng)
-            out = net(x)
-            loss_heat = focal_loss(out[:, 0], heat, mask, peak)
-            n = peak.sum().clamp(min=1)
-            loss_size = (F.smooth_l1_loss(out[:, 1], size, reduction="none") * peak).sum() / n
-            loss_offset = (F.l1_loss(out[:, 2:4], offset, reduction="none") * peak[:, None]).sum() / n
-            loss = loss_heat + loss_size + loss_offset
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            totals += (loss_heat.item(), loss_size.item(), loss_offset.item())
-        totals /= max(1, steps_per_epoch)
-        log(f"detector epoch {epoch + 1}/{epochs}: heat {totals[0]:.3f} size {totals[1]:.3f} "
-            f"offset {totals[2]:.3f} ({time.time() - started:.0f} s)")
-    return net.eval()
+
+    def make(rng):
+        images, targets = [], []
+        for k in rng.integers(len(views), size=DETECTOR_BATCH):
+            crop, dice = samples.detector_crop(np.asarray(views[k]), dice_of[k], rng)
+            images.append(samples.photometric(crop, rng))
+            targets.append(samples.detector_targets(dice))
+        return (normalise(np.stack(images)), *(torch.from_numpy(np.stack(t)) for t in zip(*targets)))
+
+    net = starting_net(detector_net, settings.init, "detector", log)
+    steps_per_epoch = max(1, len(views) // DETECTOR_BATCH)
+    budget = Budget(settings.detector_epochs * steps_per_epoch, settings.minutes)
+    return fit(net, "detector", Batches(make, settings.seed), detector_losses,
+               replace(settings, rate=settings.detector_rate), budget, steps_per_epoch, 1e-4, log)
 
 
 # ---- classifier -----------------------------------------------------------------------------------
@@ -161,6 +240,8 @@ def train_detector(data: Path, epochs: int, batch: int, rate: float, rng, log, i
 # (the dev photos are few but real), and mined false candidates as this share of the not-dice.
 BATCH_SHARES = {"dev": 0.35, "synth": 0.25, "not a die": 0.4}
 MINED_SHARE = 0.5
+DETECTOR_BATCH = 64
+CLASSIFIER_BATCH = 128
 
 
 def load_patches(data: Path, name: str):
@@ -200,12 +281,13 @@ def classifier_batch(patches, info, chosen, rng, augment: bool = True):
 def evaluate_classifier(net, patches, info) -> str:
     """Accuracy on centred, unturned crops: value among dice, die or not."""
     rng = np.random.default_rng(0)
+    device = next(net.parameters()).device
     net.eval()
     predicted = []
     with torch.no_grad():
         for start in range(0, len(info), 512):
             x, _ = classifier_batch(patches, info, np.arange(start, min(start + 512, len(info))), rng, augment=False)
-            predicted.append(net(x).softmax(1).numpy())
+            predicted.append(net(x.to(device)).softmax(1).cpu().numpy())
     probs = np.concatenate(predicted)
     labels = info["label"].astype(int)
     dice = (labels >= 1) & (labels <= 6)
@@ -215,8 +297,7 @@ def evaluate_classifier(net, patches, info) -> str:
     return f"tune: value {value_right:.3f} ({dice.sum()} dice), die or not {die_right:.3f} ({len(labels)})"
 
 
-def train_classifier(data: Path, epochs: int, epoch_samples: int, batch: int, rate: float, rng, log,
-                     init: Path | None = None) -> nn.Module:
+def train_classifier(data: Path, settings, log) -> nn.Module:
     patches, info = load_patches(data, "train")
     mined, mined_info = load_patches(data, "mined")
     if mined is not None:
@@ -226,29 +307,19 @@ def train_classifier(data: Path, epochs: int, epoch_samples: int, batch: int, ra
     weights = sampling_weights(info)
     log(f"classifier: {len(info)} patches ({int((info['label'] != NOT_A_DIE).sum())} dice, "
         f"{0 if mined is None else len(mined)} mined)")
-    net = starting_net(classifier_net, init, "classifier", log)
-    steps_per_epoch = epoch_samples // batch
-    optimiser = torch.optim.AdamW(net.parameters(), lr=rate, weight_decay=5e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=rate, total_steps=epochs * steps_per_epoch,
-                                                   pct_start=0.05)
-    started = time.time()
-    net.train()
-    for epoch in range(epochs):
-        total = 0.0
-        drawn = rng.choice(len(info), size=steps_per_epoch * batch, p=weights)
-        for step in range(steps_per_epoch):
-            x, labels = classifier_batch(patches, info, drawn[step * batch:(step + 1) * batch], rng)
-            loss = F.cross_entropy(net(x), labels, label_smoothing=0.05)
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += loss.item()
-        message = f"classifier epoch {epoch + 1}/{epochs}: loss {total / steps_per_epoch:.3f}"
-        if tune is not None:
-            message += ", " + evaluate_classifier(net, tune, tune_info)
-        log(message + f" ({time.time() - started:.0f} s)")
-    return net.eval()
+
+    def make(rng):
+        return classifier_batch(patches, info, rng.choice(len(info), size=CLASSIFIER_BATCH, p=weights), rng)
+
+    def losses(out, labels):
+        return {"loss": F.cross_entropy(out, labels, label_smoothing=0.05)}
+
+    net = starting_net(partial(classifier_net, widths=settings.classifier_widths), settings.init, "classifier", log)
+    steps_per_epoch = max(1, settings.classifier_epoch_samples // CLASSIFIER_BATCH)
+    budget = Budget(settings.classifier_epochs * steps_per_epoch, settings.minutes)
+    report = None if tune is None else (lambda net: evaluate_classifier(net, tune, tune_info))
+    return fit(net, "classifier", Batches(make, settings.seed + 1), losses,
+               replace(settings, rate=settings.classifier_rate), budget, steps_per_epoch, 5e-4, log, report)
 
 
 def export(net: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -> None:
@@ -259,6 +330,23 @@ def export(net: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -> 
                       output_names=["output"], dynamic_axes=axes, do_constant_folding=True)
 
 
+@dataclass(frozen=True)
+class Settings:
+    out: Path
+    device: str
+    workers: int
+    minutes: float | None
+    init: Path | None
+    seed: int
+    detector_epochs: int
+    detector_rate: float
+    classifier_epochs: int
+    classifier_epoch_samples: int
+    classifier_rate: float
+    classifier_widths: tuple[int, ...]
+    rate: float = 0.0  # the rate of the network being trained
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", type=Path, help="the folder vision.training.build wrote")
@@ -266,6 +354,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector-epochs", type=int, default=12)
     parser.add_argument("--classifier-epochs", type=int, default=30)
     parser.add_argument("--classifier-epoch-samples", type=int, default=60000)
+    parser.add_argument("--classifier-widths", default=",".join(map(str, CLASSIFIER_WIDTHS)),
+                        help="channels of the classifier's four convolutions")
+    parser.add_argument("--minutes", type=float, help="train each network this long instead of counting epochs")
     parser.add_argument("--out", type=Path, default=MODELS)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--init", type=Path, metavar="MODELS",
@@ -273,21 +364,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector-rate", type=float, default=3e-3)
     parser.add_argument("--classifier-rate", type=float, default=3e-3)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=0, help="processes making batches")
+    parser.add_argument("--device", default="cpu", help="torch device: cpu, cuda")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
+    torch.backends.cudnn.benchmark = True
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
-    rng = np.random.default_rng(args.seed)
+    settings = Settings(
+        args.out, args.device, args.workers, args.minutes, args.init, args.seed, args.detector_epochs,
+        args.detector_rate, args.classifier_epochs, args.classifier_epoch_samples, args.classifier_rate,
+        tuple(int(w) for w in args.classifier_widths.split(",")),
+    )
 
     def log(message: str) -> None:
         print(message, flush=True)
 
     if args.only != "classifier":
-        detector = train_detector(args.data, args.detector_epochs, 64, args.detector_rate, rng, log, args.init)
+        detector = train_detector(args.data, settings, log)
         export(detector, torch.zeros(1, 3, 96, 96), args.out / "detector.onnx", dynamic=True)
     if args.only != "detector":
-        classifier = train_classifier(args.data, args.classifier_epochs, args.classifier_epoch_samples, 128,
-                                      args.classifier_rate, rng, log, args.init)
+        classifier = train_classifier(args.data, settings, log)
         size = geometry.CROP_SIZE
         export(classifier, torch.zeros(1, 3, size, size), args.out / "classifier.onnx", dynamic=False)
     log(f"wrote {args.out}")
