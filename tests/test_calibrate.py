@@ -70,17 +70,16 @@ def test_learns_size_colours_and_tray_from_the_six_dice():
     assert learned.colours["white"].pip_contrast < -20 < 20 < learned.colours["red"].pip_contrast
     L, a, b = learned.colours["red"].face
     assert a > 25 and L < 75
-    assert 23 < learned.die_size < 32  # the scene's camera makes dice about 27 px across
+    assert 25 < learned.die_size < 30  # the scene's camera makes dice 27 px across
     tray_centre = np.mean(learned.play_area, axis=0)
     assert np.allclose(tray_centre, (SIZE[0] / 2, SIZE[1] / 2), atol=40)
     width = max(x for x, _ in learned.play_area) - min(x for x, _ in learned.play_area)
     assert 0.4 * SIZE[0] < width < 0.9 * SIZE[0]  # the tray, not the whole table
 
 
-# The second reader's outlines are looser than the first's (its detector sizes dice less exactly): the faces
-# calibration measures inside them take in a little table, and white and yellow measure about 20 apart
-# instead of under 15, so the warning is not given. The colours are still named right with the calibration.
-@pytest.mark.xfail(reason="the reader's outlines are too loose for the close-colours warning (issue 3)", strict=False)
+# Under this lamp the reader misses the dark blue die (its detector sizes it at half its size and the
+# classifier then sees no die), so calibration finds five dice and stops.
+@pytest.mark.xfail(reason="the reader finds five of the six dice under the warm lamp (issue 3)", strict=False)
 def test_calibration_makes_the_reader_name_colours_right_under_a_warm_lamp():
     empty, dice, rolls = frames(WARM_LAMP)
     learned = learn(empty, dice, read_dice)
@@ -91,7 +90,7 @@ def test_calibration_makes_the_reader_name_colours_right_under_a_warm_lamp():
     assert with_calibration > without
 
 
-@pytest.mark.xfail(reason="the reader leaves some dice of these scenes unread or misnamed (issue 3)", strict=False)
+@pytest.mark.xfail(reason="the reader finds five of the six dice under the warm lamp (issue 3)", strict=False)
 def test_calibration_makes_the_reader_right_under_a_warm_lamp():
     empty, dice, rolls = frames(WARM_LAMP)
     learned = learn(empty, dice, read_dice)
