@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision.training import samples
-from vision.training.scenes import NOT_A_DIE, Scene, dev_scenes, synth_scene
+from vision.training.scenes import NOT_A_DIE, Scene, dev_scenes, generated_scene, synth_scene
 from vision.training.synth_scenes import TRAINING_SEEDS
 
 DOMAINS = ("dev", "synth")
@@ -92,13 +92,10 @@ def false_candidates(scene: Scene, finder) -> list[tuple[float, float, float]]:
 
 def rendered_scene(seed: int) -> Scene:
     """A generated scene made here, as synth_scenes would write it."""
-    from vision.training.scenes import synth_die
-    from vision.training.synth_scenes import render_one
+    from vision.training.synth_scenes import render_one  # synth is needed only to render
 
     frame, truth, _ = render_one(seed)
-    record = truth.to_json()
-    clutter = [tuple(float(v) for v in item["box"]) for item in record["clutter"]]
-    return Scene(frame, [synth_die(die) for die in record["dice"]], "synth", clutter, str(seed))
+    return generated_scene(frame, truth.to_json(), str(seed))
 
 
 # The worker's state, set before the pool forks (the dev photos are shared rather than sent to each worker).
@@ -151,7 +148,6 @@ def build(args, part: str, log) -> Samples:
                 log(f"{part}: {count}/{len(jobs)} scenes, {len(everything.views)} views, "
                     f"{len(everything.patches)} patches, {len(everything.mined)} mined ({time.time() - started:.0f} s)")
     return everything
-
 
 
 def main(argv: list[str] | None = None) -> int:

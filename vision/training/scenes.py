@@ -82,7 +82,11 @@ def synth_scene(truth_path: Path) -> Scene | None:
     image = cv2.imread(str(truth_path.with_suffix(".png")))
     if image is None:
         return None
-    truth = json.loads(truth_path.read_text())
+    return generated_scene(image, json.loads(truth_path.read_text()), truth_path.stem)
+
+
+def generated_scene(image: np.ndarray, truth: dict, name: str) -> Scene:
+    """A generated frame and synth's truth for it (Truth.to_json()) as a training scene."""
     dice = [synth_die(die) for die in truth["dice"]]
     clutter = [tuple(float(v) for v in item["box"]) for item in truth["clutter"]]
-    return Scene(image, dice, "synth", clutter, truth_path.stem)
+    return Scene(image, dice, "synth", clutter, name)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -153,22 +153,22 @@ def learning_rate(top: float, progress: float, warm_up: float = 0.05) -> float:
     return top * 0.5 * (1 + math.cos(math.pi * min(1.0, (progress - warm_up) / (1 - warm_up))))
 
 
-def fit(net: nn.Module, name: str, batches: Batches, losses, settings, budget: Budget, steps_per_epoch: int,
-        weight_decay: float, log, after_epoch=None) -> nn.Module:
+def fit(net: nn.Module, name: str, batches: Batches, losses, rate: float, weight_decay: float, budget: Budget,
+        steps_per_epoch: int, settings, log, after_epoch=None) -> nn.Module:
     """Trains `net` on `batches` until the budget is spent; `losses(out, *targets)` gives named losses to
     sum. Saves the weights (name.pt in settings.out) after every epoch, so an interrupted run keeps them."""
     device = torch.device(settings.device)
     net = net.to(device).train()
     loader = torch.utils.data.DataLoader(batches, batch_size=None, num_workers=settings.workers,
                                          pin_memory=device.type == "cuda", prefetch_factor=4 if settings.workers else None)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=settings.rate, weight_decay=weight_decay)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=rate, weight_decay=weight_decay)
     step, epoch, totals = 0, 0, None
     for x, *targets in loader:
         progress = budget.progress(step)
         if progress >= 1.0:
             break
         for group in optimiser.param_groups:
-            group["lr"] = learning_rate(settings.rate, progress)
+            group["lr"] = learning_rate(rate, progress)
         x = x.to(device, non_blocking=True)
         named = losses(net(x), *(t.to(device, non_blocking=True) for t in targets))
         loss = sum(named.values())
@@ -192,6 +192,9 @@ def fit(net: nn.Module, name: str, batches: Batches, losses, settings, budget: B
 
 
 # ---- detector -------------------------------------------------------------------------------------
+
+DETECTOR_BATCH = 64
+
 
 def focal_loss(logits, heat, mask, peak) -> torch.Tensor:
     """CenterNet's penalty-reduced focal loss on the centre heat-map."""
@@ -230,8 +233,8 @@ def train_detector(data: Path, settings, log) -> nn.Module:
     net = starting_net(detector_net, settings.init, "detector", log)
     steps_per_epoch = max(1, len(views) // DETECTOR_BATCH)
     budget = Budget(settings.detector_epochs * steps_per_epoch, settings.minutes)
-    return fit(net, "detector", Batches(make, settings.seed), detector_losses,
-               replace(settings, rate=settings.detector_rate), budget, steps_per_epoch, 1e-4, log)
+    return fit(net, "detector", Batches(make, settings.seed), detector_losses, settings.detector_rate, 1e-4, budget,
+               steps_per_epoch, settings, log)
 
 
 # ---- classifier -----------------------------------------------------------------------------------
@@ -240,7 +243,6 @@ def train_detector(data: Path, settings, log) -> nn.Module:
 # (the dev photos are few but real), and mined false candidates as this share of the not-dice.
 BATCH_SHARES = {"dev": 0.35, "synth": 0.25, "not a die": 0.4}
 MINED_SHARE = 0.5
-DETECTOR_BATCH = 64
 CLASSIFIER_BATCH = 128
 
 
@@ -318,8 +320,8 @@ def train_classifier(data: Path, settings, log) -> nn.Module:
     steps_per_epoch = max(1, settings.classifier_epoch_samples // CLASSIFIER_BATCH)
     budget = Budget(settings.classifier_epochs * steps_per_epoch, settings.minutes)
     report = None if tune is None else (lambda net: evaluate_classifier(net, tune, tune_info))
-    return fit(net, "classifier", Batches(make, settings.seed + 1), losses,
-               replace(settings, rate=settings.classifier_rate), budget, steps_per_epoch, 5e-4, log, report)
+    return fit(net, "classifier", Batches(make, settings.seed + 1), losses, settings.classifier_rate, 5e-4, budget,
+               steps_per_epoch, settings, log, report)
 
 
 def export(net: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -> None:
@@ -344,7 +346,6 @@ class Settings:
     classifier_epoch_samples: int
     classifier_rate: float
     classifier_widths: tuple[int, ...]
-    rate: float = 0.0  # the rate of the network being trained
 
 
 def main(argv: list[str] | None = None) -> int:
