@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ import pytest
 import camera
 from tests.serve_process import Server
 from tests.test_web_camera import cocked, settled
-from tests.web_helpers import PIN, ROLL, served, start_game
+from tests.web_helpers import PIN, ROLL, served, start_game, wait_until
 from web.camera_loop import event_json
 from web.store import Store
 
@@ -307,6 +308,31 @@ def test_a_phone_played_by_keyboard_hears_the_referee(browser, app, host, table,
         page.wait_for_selector("#change")
         assert table.session.game.pending["Bob"].number == 6
         assert "You marked red 6" in page.inner_text(".status")
+    context.close()
+
+
+def test_a_tap_is_not_lost_when_another_players_decision_redraws_the_phone(browser, app, host, table, address):
+    """A live update that arrives while a finger is down must not swallow the tap: the press and the release
+    would land on different elements, and the browser would send no click."""
+    start_game(host)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    with screenshots_on_failure({"phone": page}, "tap-during-update"):
+        page.goto(address + "/")
+        page.click("#join-0")
+        page.wait_for_selector(".sheet")
+        host.post("/api/dice", json=ROLL)
+        page.wait_for_selector("#pass")
+        box = page.locator("#pass").bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        bob = app.test_client()
+        assert bob.post("/api/join", json={"person": 1}).status_code == 200
+        assert bob.post("/api/act", json={"seat": 1, "action": "pass"}).status_code == 200
+        time.sleep(0.8)  # the live update reaches the page while the finger is still down
+        page.mouse.up()
+        wait_until(lambda: table.session.game.pending.get("Ann") is not None, "Ann's pass")
+        page.wait_for_selector("#change")  # the page redrawn after the release, with Ann's decision
     context.close()
 
 

@@ -26,7 +26,35 @@ const Qwixx = (() => {
   function names(list) { return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`; }
 
   /* Redraw without losing the keyboard's place (elements that can take focus have ids). */
+  /* A page redrawn between a finger's press and its release would swallow the tap: the release lands on a
+     new element, and the browser sends no click. Live updates come at any moment (another player decides),
+     so a redraw waits for the release, or for HELD_TOO_LONG_MS when the release never comes. */
+  const HELD_TOO_LONG_MS = 1500;
+  let pressedAt = null;
+  let postponedDraw = null;
+
+  function drawPostponed() {
+    pressedAt = null;
+    const draw = postponedDraw;
+    postponedDraw = null;
+    if (draw) keepingFocus(draw);
+  }
+
+  document.addEventListener("pointerdown", () => {
+    pressedAt = performance.now();
+    setTimeout(() => { if (pressedAt !== null && performance.now() - pressedAt >= HELD_TOO_LONG_MS) drawPostponed(); },
+               HELD_TOO_LONG_MS);
+  }, true);
+  // The click follows the release in the same task: the redraw comes after it.
+  for (const type of ["pointerup", "pointercancel"]) {
+    document.addEventListener(type, () => setTimeout(drawPostponed, 0), true);
+  }
+
   function keepingFocus(draw) {
+    if (pressedAt !== null && performance.now() - pressedAt < HELD_TOO_LONG_MS) {
+      postponedDraw = draw;
+      return;
+    }
     const focused = document.activeElement && document.activeElement.id;
     draw();
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
