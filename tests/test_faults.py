@@ -15,7 +15,7 @@ import pytest
 
 from camera import LiveSource
 from tests.serve_process import Server
-from tests.web_helpers import PIN, ROLL, phone, public_state, start_game
+from tests.web_helpers import PIN, ROLL, phone, public_state, start_game, wait_until
 from web.app import create_app
 from web.camera_loop import CameraLoop
 from web.store import Store, StorageError
@@ -164,15 +164,6 @@ class CountingTracker:
     def feed(self, t, image):
         self.fed.append(t)
         return []
-
-
-def wait_until(condition, what: str, timeout: float = 15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.mark.parametrize("fault, words", [

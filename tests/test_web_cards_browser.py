@@ -5,10 +5,9 @@ no colour it may not: a phone sees its own hand in colour and the others' hands,
 screen only by their numbers. Screenshots of every page land in out/browser-failures/ when something fails."""
 from __future__ import annotations
 
-import time
 
 from tests.test_web_browser import browser, screenshots_on_failure, unlock_host  # noqa: F401 (browser: a fixture)
-from tests.web_helpers import PIN, served
+from tests.web_helpers import PIN, served, wait_until
 
 import pytest
 
@@ -25,14 +24,6 @@ def address(app):
 def game_of(table):
     """The game being played now (each action gives the table a new game object)."""
     return lambda: table.session.game
-
-
-def wait_until(condition, what: str, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def set_up_cards(page, address: str, deal: str) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 
 from waitress import create_server
 
@@ -44,3 +45,12 @@ def served(app):
         # Closed from the server's own loop: closing its sockets from here would break the select it sits in.
         server.trigger.pull_trigger(server.close)
         thread.join(10)
+
+
+def wait_until(condition, what: str, timeout: float = 15.0) -> None:
+    """Wait for `condition()` to hold, polling; AssertionError naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
