@@ -1,7 +1,7 @@
 """The reader on real photos (tests/data/photos, BSD-licensed, never trained on), and the read command on one.
 
-No photo may get a wrong value; over the four, at least half the dice must be read (the reader reads about
-60% of them, below the issue's goal of 95%: the bound guards against getting worse).
+No photo may get a wrong value; over the four, at least three dice in four must be read (the reader reads
+36 of the 43, 84%, below the issue's goal of 95%: the bound guards against getting worse).
 """
 import json
 from collections import Counter
@@ -43,7 +43,7 @@ def test_real_photos_are_read_without_a_wrong_value(counts, photo):
 
 def test_most_dice_of_the_real_photos_are_read(counts):
     total = sum(counts.values(), Counter())
-    assert total["correct"] >= 0.5 * sum(len(p["dice"]) for p in LABELS), total
+    assert total["correct"] >= 0.75 * sum(len(p["dice"]) for p in LABELS), total
 
 
 def test_read_json_on_a_photo_reports_every_die(capsys):
