@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import itertools
 import math
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import cv2
@@ -24,6 +25,21 @@ TYPICAL_HUE = {"red": 35.0, "yellow": 90.0, "green": 150.0, "blue": 270.0}
 # Two colours closer than this (Delta E) get a warning: the reader may mistake one for the other.
 CLOSE_COLOURS = 15.0
 FRAMES_AVERAGED = 8  # a camera's noise averaged away
+# The reader's detector misses a die now and then (a dark die under a warm lamp); against the empty table
+# every die stands out, so up to this many missing dice are looked for where the table changed.
+MOST_MISSED = 2
+# A die changes the table's colour or lightens it; a shadow only darkens it (CIELAB units).
+CHANGED_CHROMA = 12.0
+CHANGED_LIGHTNESS = 12.0
+
+
+@dataclass(frozen=True)
+class FoundDie:
+    """A die found where the table changed, for a die the reader missed: where it lies, nothing read."""
+    center: tuple[float, float]
+    corners: tuple[tuple[float, float], ...]
+    colour: str = "other"
+    confidence: float = 0.0
 
 
 def average(images: Sequence[np.ndarray]) -> np.ndarray:
@@ -49,6 +65,13 @@ def learn(
     height, width = dice.shape[:2]
     found = [r for r in read_dice(dice, None) if len(r.corners) >= 3]
     found = sorted(found, key=lambda r: -r.confidence)
+    notes = []
+    if MOST_MISSED >= 6 - len(found) > 0:
+        missed = _dice_the_reader_missed(empty_table, dice, found, 6 - len(found))
+        if missed:
+            notes.append(f"The reader found {len(found)} of the six dice; {len(missed)} more "
+                         f"{'was' if len(missed) == 1 else 'were'} found where the table changed.")
+        found += missed
     if len(found) < 6:
         raise CalibrationError(
             f"found {len(found)} dice, not 6: lay the two white dice and the red, yellow, green and "
@@ -56,7 +79,6 @@ def learn(
         )
     found = found[:6] if len(found) == 6 else _most_die_like(found)
     looks = [_measure(dice, r.corners) for r in found]
-    notes = []
     names = [r.colour for r in found]
     if sorted(names) != sorted(QWIXX_SET):
         names = _name_by_hue([face for face, _, _ in looks])
@@ -179,6 +201,34 @@ def _measured_edge(empty_table: np.ndarray, dice: np.ndarray, corners) -> float 
     points = np.column_stack(np.nonzero(labels == component))[:, ::-1].astype(np.float32)
     edge = min(cv2.minAreaRect(points)[1])
     return float(edge) if 0.6 * rough <= edge <= 1.8 * rough else None
+
+
+def _dice_the_reader_missed(empty_table: np.ndarray, dice: np.ndarray, found: list, wanted: int) -> list[FoundDie]:
+    """Up to `wanted` places, away from the dice the reader found, where the table changed over about a
+    die's area: the largest first. Each is outlined as a die of the found dice's size."""
+    if not found:
+        return []
+    size = float(np.median([_edge(r.corners) for r in found]))
+    now, before = (to_lab(cv2.GaussianBlur(frame, (3, 3), 0)) for frame in (dice, empty_table))
+    chroma = np.hypot(now[..., 1] - before[..., 1], now[..., 2] - before[..., 2])
+    changed = ((chroma > CHANGED_CHROMA) | (now[..., 0] - before[..., 0] > CHANGED_LIGHTNESS)).astype(np.uint8)
+    changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed)
+    places = []
+    for component in range(1, count):
+        if not 0.4 * size**2 <= stats[component, cv2.CC_STAT_AREA] <= 4 * size**2:
+            continue  # a speck of noise, or a change far larger than a die
+        points = np.column_stack(np.nonzero(labels == component))[:, ::-1].astype(np.float32)
+        (x, y), sides, angle = cv2.minAreaRect(points)
+        if not (0.7 * size <= min(sides) and max(sides) <= 2.0 * size):
+            continue  # not a die lying flat (with its shadow)
+        if any(math.dist((x, y), r.center) < size for r in found):
+            continue
+        turn = math.radians(angle)
+        c, s = math.cos(turn) * size / 2, math.sin(turn) * size / 2
+        corners = ((x - c + s, y - s - c), (x + c + s, y + s - c), (x + c - s, y + s + c), (x - c - s, y - s + c))
+        places.append((stats[component, cv2.CC_STAT_AREA], FoundDie((float(x), float(y)), corners)))
+    return [die for _, die in sorted(places, key=lambda place: -place[0])[:wanted]]
 
 
 def _edge(corners) -> float:

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration import Calibration, DieColour
+from calibration import Calibration, CalibrationError, DieColour
 from calibration.learn import close_colour_warnings, find_play_area, learn
 from synth.geometry import Camera
 from synth.render import render
@@ -77,9 +77,33 @@ def test_learns_size_colours_and_tray_from_the_six_dice():
     assert 0.4 * SIZE[0] < width < 0.9 * SIZE[0]  # the tray, not the whole table
 
 
-# Under this lamp the reader misses the dark blue die (its detector sizes it at half its size and the
-# classifier then sees no die), so calibration finds five dice and stops.
-@pytest.mark.xfail(reason="the reader finds five of the six dice under the warm lamp (issue 3)", strict=False)
+def test_a_die_the_reader_misses_is_found_where_the_table_changed():
+    empty, dice, _ = frames(NEUTRAL)
+    readings = read_dice(dice)
+    missing = next(r for r in readings if r.colour == "blue")
+
+    def reader_missing_one(frame, calibration=None):
+        return [r for r in readings if r is not missing]
+
+    learned = learn(empty, dice, reader_missing_one)
+    assert "The reader found 5 of the six dice; 1 more was found where the table changed." in learned.notes
+    assert set(learned.colours) == {"white", "red", "yellow", "green", "blue"}
+    # the missed die's colour was measured where it lies: blue is learned as when the reader finds it
+    assert math.dist(learned.colours["blue"].face, learn(empty, dice, read_dice).colours["blue"].face) < 12
+
+
+def test_more_than_two_missed_dice_are_not_guessed():
+    empty, dice, _ = frames(NEUTRAL)
+    readings = read_dice(dice)
+    with pytest.raises(CalibrationError, match="found 3 dice, not 6"):
+        learn(empty, dice, lambda frame, calibration=None: readings[:3])
+
+
+# Under this lamp the reader misses the dark blue die; calibration finds it where the table changed. The
+# faces measured then put white and yellow 20 apart, above the warning's 15, and the calibrated reader
+# reads 9 of the 12 dice of the rolls (4 without the calibration).
+@pytest.mark.xfail(reason="white and yellow measure 20 apart under the warm lamp, above the warning's 15 (issue 3)",
+                   strict=False)
 def test_calibration_makes_the_reader_name_colours_right_under_a_warm_lamp():
     empty, dice, rolls = frames(WARM_LAMP)
     learned = learn(empty, dice, read_dice)
@@ -90,7 +114,8 @@ def test_calibration_makes_the_reader_name_colours_right_under_a_warm_lamp():
     assert with_calibration > without
 
 
-@pytest.mark.xfail(reason="the reader finds five of the six dice under the warm lamp (issue 3)", strict=False)
+@pytest.mark.xfail(reason="with the calibration the reader reads 9 of the 12 dice under the warm lamp (issue 3)",
+                   strict=False)
 def test_calibration_makes_the_reader_right_under_a_warm_lamp():
     empty, dice, rolls = frames(WARM_LAMP)
     learned = learn(empty, dice, read_dice)
