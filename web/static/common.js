@@ -25,7 +25,6 @@ const Qwixx = (() => {
   function plural(count, word, many) { return `${count} ${count === 1 ? word : many || `${word}s`}`; }
   function names(list) { return list.length < 2 ? list.join("") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`; }
 
-  /* Redraw without losing the keyboard's place (elements that can take focus have ids). */
   /* A page redrawn between a finger's press and its release would swallow the tap: the release lands on a
      new element, and the browser sends no click. Live updates come at any moment (another player decides),
      so a redraw waits for the release, or for HELD_TOO_LONG_MS when the release never comes. */
@@ -50,6 +49,7 @@ const Qwixx = (() => {
     document.addEventListener(type, () => setTimeout(drawPostponed, 0), true);
   }
 
+  /* Redraw without losing the keyboard's place (elements that can take focus have ids). */
   function keepingFocus(draw) {
     if (pressedAt !== null && performance.now() - pressedAt < HELD_TOO_LONG_MS) {
       postponedDraw = draw;
