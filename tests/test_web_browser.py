@@ -329,7 +329,7 @@ def test_a_tap_is_not_lost_when_another_players_decision_redraws_the_phone(brows
         bob = app.test_client()
         assert bob.post("/api/join", json={"person": 1}).status_code == 200
         assert bob.post("/api/act", json={"seat": 1, "action": "pass"}).status_code == 200
-        time.sleep(0.8)  # the live update reaches the page while the finger is still down
+        time.sleep(0.5)  # the live update reaches the page while the finger is still down
         page.mouse.up()
         wait_until(lambda: table.session.game.pending.get("Ann") is not None, "Ann's pass")
         page.wait_for_selector("#change")  # the page redrawn after the release, with Ann's decision

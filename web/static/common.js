@@ -28,7 +28,7 @@ const Qwixx = (() => {
   /* A page redrawn between a finger's press and its release would swallow the tap: the release lands on a
      new element, and the browser sends no click. Live updates come at any moment (another player decides),
      so a redraw waits for the release, or for HELD_TOO_LONG_MS when the release never comes. */
-  const HELD_TOO_LONG_MS = 1500;
+  const HELD_TOO_LONG_MS = 2000;
   let pressedAt = null;
   let postponedDraw = null;
 
