@@ -140,7 +140,10 @@ def build(args, part: str, log) -> Samples:
     everything = Samples()
     started = time.time()
     numbered = [(index, kind, what) for index, (kind, what) in enumerate(jobs)]
-    with multiprocessing.get_context("fork").Pool(args.workers, initializer=cv2.setNumThreads, initargs=(1,)) as pool:
+    # Each worker runs OpenCV on one thread. Set before forking: a forked worker must not touch the thread
+    # pool of its parent, whose threads it does not have (setting it there would hang).
+    cv2.setNumThreads(1)
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
         for count, result in enumerate(pool.imap(_cut, numbered, chunksize=4)):
             if result is not None:
                 everything.extend(result)
