@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import math
 import time
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -154,13 +153,13 @@ def learning_rate(top: float, progress: float, warm_up: float = 0.05) -> float:
 
 
 def fit(net: nn.Module, name: str, batches: Batches, losses, rate: float, weight_decay: float, budget: Budget,
-        steps_per_epoch: int, settings, log, after_epoch=None) -> nn.Module:
+        steps_per_epoch: int, args, log, after_epoch=None) -> nn.Module:
     """Trains `net` on `batches` until the budget is spent; `losses(out, *targets)` gives named losses to
-    sum. Saves the weights (name.pt in settings.out) after every epoch, so an interrupted run keeps them."""
-    device = torch.device(settings.device)
+    sum. Saves the weights (name.pt in args.out) after every epoch, so an interrupted run keeps them."""
+    device = torch.device(args.device)
     net = net.to(device).train()
-    loader = torch.utils.data.DataLoader(batches, batch_size=None, num_workers=settings.workers,
-                                         pin_memory=device.type == "cuda", prefetch_factor=4 if settings.workers else None)
+    loader = torch.utils.data.DataLoader(batches, batch_size=None, num_workers=args.workers,
+                                         pin_memory=device.type == "cuda", prefetch_factor=4 if args.workers else None)
     optimiser = torch.optim.AdamW(net.parameters(), lr=rate, weight_decay=weight_decay)
     step, epoch, totals = 0, 0, None
     for x, *targets in loader:
@@ -186,8 +185,8 @@ def fit(net: nn.Module, name: str, batches: Batches, losses, rate: float, weight
             if after_epoch is not None:
                 message += ", " + after_epoch(net)
             log(message + f" ({time.time() - budget.started:.0f} s, step {step})")
-            settings.out.mkdir(parents=True, exist_ok=True)
-            torch.save(net.state_dict(), settings.out / f"{name}.pt")
+            args.out.mkdir(parents=True, exist_ok=True)
+            torch.save(net.state_dict(), args.out / f"{name}.pt")
     return net.cpu().eval()
 
 
@@ -213,7 +212,8 @@ def detector_losses(out, heat, mask, size, offset, peak) -> dict:
     }
 
 
-def train_detector(data: Path, settings, log) -> nn.Module:
+def train_detector(args, log) -> nn.Module:
+    data = args.data
     views = np.load(data / "detector-views.npy", mmap_mode="r")
     rows = np.load(data / "detector-dice.npy")
     order = np.argsort(rows[:, 0], kind="stable")
@@ -230,11 +230,11 @@ def train_detector(data: Path, settings, log) -> nn.Module:
             targets.append(samples.detector_targets(dice))
         return (normalise(np.stack(images)), *(torch.from_numpy(np.stack(t)) for t in zip(*targets)))
 
-    net = starting_net(detector_net, settings.init, "detector", log)
+    net = starting_net(detector_net, args.init, "detector", log)
     steps_per_epoch = max(1, len(views) // DETECTOR_BATCH)
-    budget = Budget(settings.detector_epochs * steps_per_epoch, settings.minutes)
-    return fit(net, "detector", Batches(make, settings.seed), detector_losses, settings.detector_rate, 1e-4, budget,
-               steps_per_epoch, settings, log)
+    budget = Budget(args.detector_epochs * steps_per_epoch, args.minutes)
+    return fit(net, "detector", Batches(make, args.seed), detector_losses, args.detector_rate, 1e-4, budget,
+               steps_per_epoch, args, log)
 
 
 # ---- classifier -----------------------------------------------------------------------------------
@@ -299,7 +299,8 @@ def evaluate_classifier(net, patches, info) -> str:
     return f"tune: value {value_right:.3f} ({dice.sum()} dice), die or not {die_right:.3f} ({len(labels)})"
 
 
-def train_classifier(data: Path, settings, log) -> nn.Module:
+def train_classifier(args, log) -> nn.Module:
+    data = args.data
     patches, info = load_patches(data, "train")
     mined, mined_info = load_patches(data, "mined")
     if mined is not None:
@@ -316,12 +317,12 @@ def train_classifier(data: Path, settings, log) -> nn.Module:
     def losses(out, labels):
         return {"loss": F.cross_entropy(out, labels, label_smoothing=0.05)}
 
-    net = starting_net(partial(classifier_net, widths=settings.classifier_widths), settings.init, "classifier", log)
-    steps_per_epoch = max(1, settings.classifier_epoch_samples // CLASSIFIER_BATCH)
-    budget = Budget(settings.classifier_epochs * steps_per_epoch, settings.minutes)
+    net = starting_net(partial(classifier_net, widths=args.classifier_widths), args.init, "classifier", log)
+    steps_per_epoch = max(1, args.classifier_epoch_samples // CLASSIFIER_BATCH)
+    budget = Budget(args.classifier_epochs * steps_per_epoch, args.minutes)
     report = None if tune is None else (lambda net: evaluate_classifier(net, tune, tune_info))
-    return fit(net, "classifier", Batches(make, settings.seed + 1), losses, settings.classifier_rate, 5e-4, budget,
-               steps_per_epoch, settings, log, report)
+    return fit(net, "classifier", Batches(make, args.seed + 1), losses, args.classifier_rate, 5e-4, budget,
+               steps_per_epoch, args, log, report)
 
 
 def export(net: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -> None:
@@ -332,22 +333,6 @@ def export(net: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -> 
                       output_names=["output"], dynamic_axes=axes, do_constant_folding=True)
 
 
-@dataclass(frozen=True)
-class Settings:
-    out: Path
-    device: str
-    workers: int
-    minutes: float | None
-    init: Path | None
-    seed: int
-    detector_epochs: int
-    detector_rate: float
-    classifier_epochs: int
-    classifier_epoch_samples: int
-    classifier_rate: float
-    classifier_widths: tuple[int, ...]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", type=Path, help="the folder vision.training.build wrote")
@@ -355,8 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detector-epochs", type=int, default=12)
     parser.add_argument("--classifier-epochs", type=int, default=30)
     parser.add_argument("--classifier-epoch-samples", type=int, default=60000)
-    parser.add_argument("--classifier-widths", default=",".join(map(str, CLASSIFIER_WIDTHS)),
-                        help="channels of the classifier's four convolutions")
+    parser.add_argument("--classifier-widths", type=lambda text: tuple(int(w) for w in text.split(",")),
+                        default=CLASSIFIER_WIDTHS, help="channels of the classifier's four convolutions, e.g. 24,48,64,96")
     parser.add_argument("--minutes", type=float, help="train each network this long instead of counting epochs")
     parser.add_argument("--out", type=Path, default=MODELS)
     parser.add_argument("--seed", type=int, default=0)
@@ -372,20 +357,15 @@ def main(argv: list[str] | None = None) -> int:
     torch.backends.cudnn.benchmark = True
     cv2.setNumThreads(1)
     torch.manual_seed(args.seed)
-    settings = Settings(
-        args.out, args.device, args.workers, args.minutes, args.init, args.seed, args.detector_epochs,
-        args.detector_rate, args.classifier_epochs, args.classifier_epoch_samples, args.classifier_rate,
-        tuple(int(w) for w in args.classifier_widths.split(",")),
-    )
 
     def log(message: str) -> None:
         print(message, flush=True)
 
     if args.only != "classifier":
-        detector = train_detector(args.data, settings, log)
+        detector = train_detector(args, log)
         export(detector, torch.zeros(1, 3, 96, 96), args.out / "detector.onnx", dynamic=True)
     if args.only != "detector":
-        classifier = train_classifier(args.data, settings, log)
+        classifier = train_classifier(args, log)
         size = geometry.CROP_SIZE
         export(classifier, torch.zeros(1, 3, size, size), args.out / "classifier.onnx", dynamic=False)
     log(f"wrote {args.out}")
