@@ -9,7 +9,10 @@ on: the honest figure), "tune" (never trained on; the reader's thresholds were s
 training), "duplicate" (repeats of validation or tune photos, used for nothing) and "colour-labelled"
 (labels.json, never trained on, colours scored too).
 Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx dice, every condition
-drawn at random; training uses other seeds), rendered once into --cache.
+drawn at random; training uses other seeds), rendered once into --cache. random_scene never leans a die
+against another by itself, so --cocked scores scenes of its own where one die rests cocked (ruling 9: it
+must be re-rolled), and says how many of those dice were given a value: the roll a table would most
+likely see announced wrong.
 Runs on one core (cv2.setNumThreads(1)); speed is the median over generated frames with the six dice
 of the time `read` takes.
 """
@@ -29,7 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.reader import DiceReader  # noqa: E402
-from vision.scoring import TruthDie, score  # noqa: E402
+from vision.scoring import TruthDie, outcomes, score  # noqa: E402
 from vision.training import devset  # noqa: E402
 
 
@@ -100,16 +103,17 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
         print(f"  images with mistakes listed in {errors_to}")
 
 
-def generated_scenes(count: int, size: tuple[int, int], cache: Path, first_seed: int = 0):
-    """(frame, truth dice) for synth.random_scene(seed, size=size), seeds first_seed.., rendered once."""
-    from synth import random_scene, render
+def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None):
+    """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given,
+    seeds 0..count-1, rendered once."""
+    from synth import CONDITIONS, random_scene, render
 
     cache.mkdir(parents=True, exist_ok=True)
     scenes = []
-    for seed in range(first_seed, first_seed + count):
-        stem = cache / f"{size[0]}x{size[1]}-{seed:05d}"
+    for seed in range(count):
+        stem = cache / f"{condition + '-' if condition else ''}{size[0]}x{size[1]}-{seed:05d}"
         if not stem.with_suffix(".json").exists():
-            frame, truth = render(random_scene(seed, size=size))
+            frame, truth = render(random_scene(seed, size=size, **CONDITIONS.get(condition, {})))
             cv2.imwrite(str(stem.with_suffix(".png")), frame)
             stem.with_suffix(".json").write_text(json.dumps(truth.to_json()))
         dice = json.loads(stem.with_suffix(".json").read_text())["dice"]
@@ -123,14 +127,22 @@ def _box(corners) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def score_generated(reader: DiceReader, scenes) -> None:
+def score_generated(reader: DiceReader, scenes, title: str) -> None:
     totals: Counter = Counter()
     perfect = 0
+    cocked = cocked_read = 0
     for frame, truth in scenes:
-        counts = score(truth, reader.read(frame))
+        readings = reader.read(frame)
+        counts = score(truth, readings)
         totals += counts
         perfect += counts["correct"] == len(truth) and counts["false"] == 0
-    report("generated Qwixx scenes (colour and value)", totals, len(scenes), perfect)
+        for die, outcome in zip(truth, outcomes(truth, readings)):
+            if die.problem == "cocked":
+                cocked += 1
+                cocked_read += outcome == "confident-wrong"
+    report(title, totals, len(scenes), perfect)
+    if cocked:
+        print(f"  cocked dice given a value {cocked_read} of {cocked} ({100 * cocked_read / cocked:.1f}%)")
 
 
 def speed(reader: DiceReader, frames: list[np.ndarray], repeats: int = 3) -> tuple[float, float]:
@@ -150,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("target", type=Path, metavar="DIR_OR_LABELS")
     parser.add_argument("--generated", type=int, default=200, help="generated scenes to score (0: none)")
+    parser.add_argument("--cocked", type=int, default=100, help="generated scenes with a cocked die to score (0: none)")
     parser.add_argument("--speed", type=int, default=20, help="generated frames to time at each size (0: skip)")
     parser.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "bench-scenes",
                         help="where rendered scenes are kept between runs")
@@ -164,7 +177,11 @@ def main(argv: list[str] | None = None) -> int:
     photos = [p for p in photos_from(args.target) if not args.part or p.part in args.part]
     score_photos(reader, photos, args.errors)
     if args.generated:
-        score_generated(reader, generated_scenes(args.generated, (1280, 720), args.cache))
+        score_generated(reader, generated_scenes(args.generated, (1280, 720), args.cache),
+                        "generated Qwixx scenes (colour and value)")
+    if args.cocked:
+        score_generated(reader, generated_scenes(args.cocked, (1280, 720), args.cache, "cocked"),
+                        "generated Qwixx scenes with one die cocked (colour and value)")
     if args.speed:
         for size in ((1280, 720), (640, 480)):
             frames = [frame for frame, _ in generated_scenes(args.speed, size, args.cache)]

@@ -12,12 +12,16 @@ import pytest
 
 from synth import CONDITIONS, random_scene, render
 from vision import DiceReader
-from vision.scoring import TruthDie, score
+from vision.scoring import TruthDie, outcomes, score
 
 SEEDS = (9001, 9002)  # far from the training seeds (vision.training.synth_scenes) and bench's 0-199
 CONFIDENT_WRONG_AT_MOST = 0.06
 MISSED_AT_MOST = 0.12
 CORRECT_AT_LEAST = 0.4
+# A die resting cocked on each of these seeds. The reader gives a value to 7 of the 20 (issue 3: it must give
+# none); the floor catches it getting worse.
+COCKED_SEEDS = tuple(range(9101, 9121))
+COCKED_GIVEN_AT_MOST = 10
 # Plain tables in neutral light: a wrong value there is a bug, not a hard case.
 PLAIN = ("plain", "cloth", "felt", "wood", "tray")
 PLAIN_CORRECT_AT_LEAST = 0.5
@@ -75,6 +79,21 @@ def test_clutter_is_seldom_taken_for_a_die(results):
     scene for dice)."""
     counts = results["clutter"]
     assert counts["false"] <= 3 * len(SEEDS) and counts["confident-wrong"] <= 1, counts
+
+
+def test_a_die_resting_cocked_against_another_is_seldom_given_a_value(reader):
+    """Ruling 9: a tilted die is re-rolled, so any value read off it is wrong. One scene per cocked die
+    (random_scene never leans one by itself)."""
+    given, cocked = 0, 0
+    for seed in COCKED_SEEDS:
+        frame, truth = render(random_scene(seed, **CONDITIONS["cocked"]))
+        dice = truth_dice(truth)
+        for die, outcome in zip(dice, outcomes(dice, reader.read(frame))):
+            if die.problem == "cocked":
+                cocked += 1
+                given += outcome == "confident-wrong"
+    assert cocked == len(COCKED_SEEDS)
+    assert given <= COCKED_GIVEN_AT_MOST, f"{given} of {cocked} cocked dice given a value"
 
 
 def test_a_calibration_gives_the_die_size_and_scales_with_the_frame(reader):

@@ -1,6 +1,6 @@
 """The benchmark's scoring rules (../shared/dice-photos/README.md)."""
 from vision import DieReading
-from vision.scoring import TruthDie, score
+from vision.scoring import TruthDie, outcomes, score
 
 
 def reading(x, y, value, colour="white"):
@@ -15,6 +15,7 @@ def test_each_outcome_is_counted():
         TruthDie(6, (60, 0, 70, 10)),
     ]
     readings = [reading(5, 5, 3), reading(25, 5, 4), reading(45, 5, None), reading(100, 100, 1)]
+    assert outcomes(truth, readings) == ["correct", "confident-wrong", "unreadable", "missed"]
     counts = score(truth, readings)
     assert (counts["correct"], counts["confident-wrong"], counts["unreadable"], counts["missed"], counts["false"]) == (
         1, 1, 1, 1, 1)

@@ -26,13 +26,16 @@ class TruthDie:
 
 def score(truth: list[TruthDie], readings: list[DieReading]) -> Counter:
     """Counts of OUTCOMES over the labelled dice, plus 'false' for reported dice that match none."""
-    matches = _match_by_box(truth, readings) if all(t.bbox for t in truth) else _match_by_label(truth, readings)
     counts = Counter({outcome: 0 for outcome in OUTCOMES + ("false",)})
-    for index, die in enumerate(truth):
-        reading = matches.get(index)
-        counts[_outcome(die, reading)] += 1
-    counts["false"] = len(readings) - len(matches)
+    counts.update(outcomes(truth, readings))
+    counts["false"] = len(readings) - (len(truth) - counts["missed"])
     return counts
+
+
+def outcomes(truth: list[TruthDie], readings: list[DieReading]) -> list[str]:
+    """The outcome (one of OUTCOMES) of each labelled die, in order."""
+    matches = _match_by_box(truth, readings) if all(t.bbox for t in truth) else _match_by_label(truth, readings)
+    return [_outcome(die, matches.get(index)) for index, die in enumerate(truth)]
 
 
 def _outcome(die: TruthDie, reading: DieReading | None) -> str:
