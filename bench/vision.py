@@ -32,7 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.reader import DiceReader  # noqa: E402
-from vision.scoring import TruthDie, outcomes, score  # noqa: E402
+from vision.scoring import TruthDie, cocked_given_a_value, score  # noqa: E402
 from vision.training import devset  # noqa: E402
 
 
@@ -136,10 +136,8 @@ def score_generated(reader: DiceReader, scenes, title: str) -> None:
         counts = score(truth, readings)
         totals += counts
         perfect += counts["correct"] == len(truth) and counts["false"] == 0
-        for die, outcome in zip(truth, outcomes(truth, readings)):
-            if die.problem == "cocked":
-                cocked += 1
-                cocked_read += outcome == "confident-wrong"
+        given, resting_cocked = cocked_given_a_value(truth, readings)
+        cocked_read, cocked = cocked_read + given, cocked + resting_cocked
     report(title, totals, len(scenes), perfect)
     if cocked:
         print(f"  cocked dice given a value {cocked_read} of {cocked} ({100 * cocked_read / cocked:.1f}%)")

@@ -12,7 +12,7 @@ import pytest
 
 from synth import CONDITIONS, random_scene, render
 from vision import DiceReader
-from vision.scoring import TruthDie, outcomes, score
+from vision.scoring import TruthDie, cocked_given_a_value, score
 
 SEEDS = (9001, 9002)  # far from the training seeds (vision.training.synth_scenes) and bench's 0-199
 CONFIDENT_WRONG_AT_MOST = 0.06
@@ -87,11 +87,8 @@ def test_a_die_resting_cocked_against_another_is_seldom_given_a_value(reader):
     given, cocked = 0, 0
     for seed in COCKED_SEEDS:
         frame, truth = render(random_scene(seed, **CONDITIONS["cocked"]))
-        dice = truth_dice(truth)
-        for die, outcome in zip(dice, outcomes(dice, reader.read(frame))):
-            if die.problem == "cocked":
-                cocked += 1
-                given += outcome == "confident-wrong"
+        given_here, cocked_here = cocked_given_a_value(truth_dice(truth), reader.read(frame))
+        given, cocked = given + given_here, cocked + cocked_here
     assert cocked == len(COCKED_SEEDS)
     assert given <= COCKED_GIVEN_AT_MOST, f"{given} of {cocked} cocked dice given a value"
 

@@ -1,6 +1,6 @@
 """The benchmark's scoring rules (../shared/dice-photos/README.md)."""
 from vision import DieReading
-from vision.scoring import TruthDie, outcomes, score
+from vision.scoring import TruthDie, cocked_given_a_value, outcomes, score
 
 
 def reading(x, y, value, colour="white"):
@@ -45,3 +45,5 @@ def test_a_die_with_a_problem_is_right_when_declined_and_a_cocked_die_is_wrong_w
     assert score([cut_off], [reading(5, 5, 4)])["correct"] == 1
     assert score([cocked], [reading(25, 5, None)])["correct"] == 1
     assert score([cocked], [reading(25, 5, 3)])["confident-wrong"] == 1
+    assert cocked_given_a_value([cut_off, cocked], [reading(5, 5, 4), reading(25, 5, 3)]) == (1, 1)
+    assert cocked_given_a_value([cut_off, cocked], [reading(5, 5, 4), reading(25, 5, None)]) == (0, 1)

@@ -38,6 +38,13 @@ def outcomes(truth: list[TruthDie], readings: list[DieReading]) -> list[str]:
     return [_outcome(die, matches.get(index)) for index, die in enumerate(truth)]
 
 
+def cocked_given_a_value(truth: list[TruthDie], readings: list[DieReading]) -> tuple[int, int]:
+    """How many of the labelled dice resting cocked were given a value (ruling 9 has them re-rolled, so
+    each is a wrong announcement), and how many rest cocked."""
+    cocked = [outcome for die, outcome in zip(truth, outcomes(truth, readings)) if die.problem == "cocked"]
+    return cocked.count("confident-wrong"), len(cocked)
+
+
 def _outcome(die: TruthDie, reading: DieReading | None) -> str:
     """A die with a problem (cocked, cut off, ...) is read correctly when declined; one that is not
     cocked may also be read correctly by its true value."""
