@@ -198,8 +198,7 @@ def _measured_edge(empty_table: np.ndarray, dice: np.ndarray, corners) -> float 
     component = labels[int(centre[1]) - y0, int(centre[0]) - x0]
     if component == 0:
         return None
-    points = np.column_stack(np.nonzero(labels == component))[:, ::-1].astype(np.float32)
-    edge = min(cv2.minAreaRect(points)[1])
+    edge = min(_smallest_rectangle(labels, component)[1])
     return float(edge) if 0.6 * rough <= edge <= 1.8 * rough else None
 
 
@@ -218,8 +217,7 @@ def _dice_the_reader_missed(empty_table: np.ndarray, dice: np.ndarray, found: li
     for component in range(1, count):
         if not 0.4 * size**2 <= stats[component, cv2.CC_STAT_AREA] <= 4 * size**2:
             continue  # a speck of noise, or a change far larger than a die
-        points = np.column_stack(np.nonzero(labels == component))[:, ::-1].astype(np.float32)
-        (x, y), sides, angle = cv2.minAreaRect(points)
+        (x, y), sides, angle = _smallest_rectangle(labels, component)
         if not (0.7 * size <= min(sides) and max(sides) <= 2.0 * size):
             continue  # not a die lying flat (with its shadow)
         if any(math.dist((x, y), r.center) < size for r in found):
@@ -229,6 +227,12 @@ def _dice_the_reader_missed(empty_table: np.ndarray, dice: np.ndarray, found: li
         corners = ((x - c + s, y - s - c), (x + c + s, y + s - c), (x + c - s, y + s + c), (x - c - s, y - s + c))
         places.append((stats[component, cv2.CC_STAT_AREA], FoundDie((float(x), float(y)), corners)))
     return [die for _, die in sorted(places, key=lambda place: -place[0])[:wanted]]
+
+
+def _smallest_rectangle(labels: np.ndarray, component: int):
+    """cv2.minAreaRect ((x, y), (width, height), angle) round the pixels of one labelled component."""
+    points = np.column_stack(np.nonzero(labels == component))[:, ::-1].astype(np.float32)
+    return cv2.minAreaRect(points)
 
 
 def _edge(corners) -> float:
