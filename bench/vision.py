@@ -32,6 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.reader import DiceReader  # noqa: E402
+from vision.readings import QWIXX_ROLL  # noqa: E402
 from vision.scoring import TruthDie, cocked_given_a_value, score  # noqa: E402
 from vision.training import devset  # noqa: E402
 
@@ -127,12 +128,12 @@ def _box(corners) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def score_generated(reader: DiceReader, scenes, title: str) -> None:
+def score_generated(reader: DiceReader, scenes, title: str, dice_set=None) -> None:
     totals: Counter = Counter()
     perfect = 0
     cocked = cocked_read = 0
     for frame, truth in scenes:
-        readings = reader.read(frame)
+        readings = reader.read(frame, dice_set=dice_set)
         counts = score(truth, readings)
         totals += counts
         perfect += counts["correct"] == len(truth) and counts["false"] == 0
@@ -177,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.generated:
         score_generated(reader, generated_scenes(args.generated, (1280, 720), args.cache),
                         "generated Qwixx scenes (colour and value)")
+        score_generated(reader, generated_scenes(args.generated, (1280, 720), args.cache),
+                        "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
     if args.cocked:
         score_generated(reader, generated_scenes(args.cocked, (1280, 720), args.cache, "cocked"),
                         "generated Qwixx scenes with one die cocked (colour and value)")

@@ -1,5 +1,6 @@
 """`qwixx-table read`: JSON lines, annotated copies, and an error line for a file that is not an image."""
 import json
+import math
 
 import cv2
 import numpy as np
@@ -40,3 +41,20 @@ def test_annotate_writes_a_copy_of_each_image(tmp_path, table_photo, capsys):
 def test_a_missing_calibration_file_is_a_clear_error(tmp_path, table_photo, capsys):
     assert cli.main(["read", str(table_photo), "--calibration", str(tmp_path / "nope.json")]) == 2
     assert "no such calibration file" in capsys.readouterr().err
+
+
+def test_a_qwixx_roll_has_its_colours_named_together(tmp_path, capsys):
+    """Under this warm lamp both white dice look yellow, one at a time; as one roll they are the whites."""
+    from synth import CONDITIONS, random_scene, render
+
+    frame, truth = render(random_scene(9003, **CONDITIONS["warm"]))
+    path = tmp_path / "warm.png"
+    cv2.imwrite(str(path), frame)
+    readings = {}
+    for way, flags in (("alone", []), ("roll", ["--qwixx-roll"])):
+        assert cli.main(["read", "--json", str(path), *flags]) == 0
+        readings[way] = json.loads(capsys.readouterr().out)["dice"]
+    assert [d["colour"] for d in readings["alone"]].count("yellow") == 3
+    for die in truth.in_frame():
+        (reading,) = [r for r in readings["roll"] if math.dist(r["center"], die.center) < 10]
+        assert reading["colour"] == die.colour

@@ -66,7 +66,7 @@ class Table:
         self.hold(1.5, final, problems=problems)
         return last_motion, final
 
-    def reader(self, image, calibration=None):
+    def reader(self, image, calibration=None, dice_set=None):
         return self.truth[id(image)]
 
     def run(self, tracker=None, **kwargs):
@@ -162,6 +162,20 @@ def test_only_five_dice_after_a_colour_closed():
     assert event.white == (4, 4) and event.colours == {"yellow": 5, "green": 2, "blue": 6}
 
 
+def test_the_reader_is_told_which_dice_are_in_play():
+    table = Table()
+    table.hold(0.5, [])
+    table.roll((4, 4, 5, 2, 6), colours=["white", "white", "yellow", "green", "blue"])
+    sets = []
+
+    def reader(image, calibration=None, dice_set=None):
+        sets.append(dice_set)
+        return table.reader(image)
+
+    table.run(RollTracker(read_dice=reader, colours_in_play=["yellow", "green", "blue"]))
+    assert sets and all(s == {"white": 2, "yellow": 1, "green": 1, "blue": 1} for s in sets)
+
+
 def test_a_missing_die_is_reported_not_guessed():
     table = Table()
     table.hold(0.5, [])
@@ -203,7 +217,7 @@ def test_readings_that_flicker_are_not_announced_until_they_agree():
     tracker = RollTracker(read_dice=table.reader)
     flicker = iter([5, 3, 5, 3])
 
-    def unsteady_reader(image, calibration=None):
+    def unsteady_reader(image, calibration=None, dice_set=None):
         readings = table.reader(image)
         value = next(flicker, 6) if len(readings) == 6 else None
         return [DieReading(r.colour, value, r.confidence, r.center, r.corners) if r.colour == "blue" else r
@@ -227,4 +241,4 @@ def test_event_json_has_exactly_the_watch_format():
 
 def test_unknown_colours_in_play_are_refused():
     with pytest.raises(ValueError, match="purple"):
-        RollTracker(read_dice=lambda image, calibration=None: [], colours_in_play=["red", "purple"])
+        RollTracker(read_dice=lambda image, calibration=None, dice_set=None: [], colours_in_play=["red", "purple"])

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, DieColour, to_lab
-from vision.colour import Face, measure_face, name_colour
+from vision.colour import Face, measure_face, name_as_set, name_colour
+from vision.readings import QWIXX_ROLL
 
 
 def bgr_face(bgr, pip_bgr):
@@ -55,3 +56,44 @@ def test_a_calibration_names_colours_as_learned():
     assert name_colour(pale_yellow, calibration) == "yellow"
     # Far from every calibrated colour: named by hue as without calibration.
     assert name_colour(Face((50.0, -45.0, 30.0), 40.0), calibration) == "green"
+
+
+# One roll under a warm lamp: the second white die looks as yellow as a pale yellow die would.
+WARM_ROLL = [
+    ("white", Face((88.0, 3.0, 26.0), -50.0)),
+    ("white", Face((90.0, 2.0, 42.0), -50.0)),
+    ("red", Face((45.0, 60.0, 40.0), 40.0)),
+    ("yellow", Face((85.0, 5.0, 80.0), -40.0)),
+    ("green", Face((60.0, -50.0, 30.0), 30.0)),
+    ("blue", Face((35.0, 20.0, -50.0), 50.0)),
+]
+
+
+def test_a_roll_is_named_as_the_set_it_is():
+    faces = [face for _, face in WARM_ROLL]
+    alone = [name_colour(face) for face in faces]
+    assert alone.count("yellow") == 2 and alone.count("white") == 1
+    assert name_as_set(faces, alone, QWIXX_ROLL) == [colour for colour, _ in WARM_ROLL]
+
+
+def test_a_roll_that_already_makes_the_set_keeps_its_names():
+    faces = [face for _, face in WARM_ROLL]
+    names = ["white", "yellow", "red", "white", "green", "blue"]  # a set, though not the likeliest one
+    assert name_as_set(faces, names, QWIXX_ROLL) == names
+
+
+def test_two_dice_the_set_cannot_tell_apart_keep_their_names():
+    # Glare has bleached a white top and the blue top alike: either could be the blue die.
+    bleached = Face((99.0, 0.5, -0.5), 0.0)
+    faces = [face for _, face in WARM_ROLL[:5]] + [bleached]
+    faces[1] = bleached
+    names = [name_colour(face) for face in faces]
+    assert names.count("white") == 3
+    assert name_as_set(faces, names, QWIXX_ROLL) == names
+
+
+def test_a_roll_of_more_or_fewer_dice_than_the_set_keeps_its_names():
+    faces = [face for _, face in WARM_ROLL]
+    for some in (faces + [Face((30.0, 1.0, 1.0), 40.0)], faces[:4] + faces[5:]):
+        names = [name_colour(face) for face in some]
+        assert name_as_set(some, names, QWIXX_ROLL) == names

@@ -5,8 +5,11 @@ that measured faces and calibrated colours compare directly.
 """
 from __future__ import annotations
 
+import itertools
 import math
+from collections import Counter
 from dataclasses import dataclass
+from typing import Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -37,6 +40,14 @@ WHITE_REFERENCE = 90.0
 MAX_GAIN = 2.5
 # With a calibration, a face further than this (Delta E) from every calibrated colour is named by hue.
 CALIBRATED_DISTANCE = 25.0
+# Naming a roll's faces together (name_as_set): how far a face may fall short of a colour's chroma or
+# lightness (units of the squared cost), what pips lighter than the face cost a white die (Qwixx white dice
+# have dark pips), and by how much the best way of naming the roll must beat the next best. On 326 generated
+# Qwixx rolls of the training scenes (faces at the true boxes), margin 2 named 288 rolls right, 3 wrong
+# and flagged 35; margin 0 named 302 right and 24 wrong; the rules alone 186 right, none wrong.
+SHORTFALL_SCALE = 10.0
+LIGHT_PIPS_ON_WHITE = 8.0
+SET_MARGIN = 2.0
 
 
 @dataclass(frozen=True)
@@ -108,3 +119,44 @@ def name_colour(face: Face, calibration=None, gain: float = 1.0) -> str:
             return "black"
         return "white" if lightness >= DARKEST_WHITE else "other"
     return "other"
+
+
+def colour_cost(face: Face, name: str, gain: float = 1.0) -> float:
+    """How unlike a Qwixx die of colour `name` the face looks (0 for a typical one): distance from the
+    colour's hue range, weighted by how much colour the face shows, and shortfalls of chroma and lightness."""
+    lightness, a, b = face.lab
+    lightness, chroma = min(100.0, lightness * gain), math.hypot(a, b) * math.sqrt(gain)
+    if name == "white":
+        dark_by = max(0.0, DARKEST_WHITE - lightness)
+        pips = LIGHT_PIPS_ON_WHITE if face.pip_contrast > 0 else 0.0
+        return (chroma / ACHROMATIC_CHROMA) ** 2 + (dark_by / SHORTFALL_SCALE) ** 2 + pips
+    first, last, least_chroma, least_lightness = next(h[1:] for h in QWIXX_HUES if h[0] == name)
+    hue = math.degrees(math.atan2(b, a)) % 360
+    half = (last - first) / 2
+    off_hue = abs((hue - (first + half) + 180) % 360 - 180) / half
+    # A dull face's hue is noise: weigh it by the chroma, and let the shortfall speak instead.
+    return (off_hue ** 2 * min(1.0, chroma / least_chroma)
+            + (max(0.0, least_chroma - chroma) / SHORTFALL_SCALE) ** 2
+            + (max(0.0, least_lightness - lightness) / SHORTFALL_SCALE) ** 2)
+
+
+def name_as_set(faces: Sequence[Face], names: Sequence[str], dice_set: Mapping[str, int], gain: float = 1.0) -> list[str]:
+    """Names for the faces of one roll of a known set of dice (colour: count), such as a Qwixx roll.
+
+    One face at a time, white under a warm lamp looks yellow and glare turns a blue top white; side by
+    side, the set has one way of naming them that fits far better than any other. `names` (one per face,
+    from name_colour) are kept when they already make the set; when the faces are not as many as the
+    set's dice (with a die missing, a face could take the missing die's colour: a missing or an extra die
+    is for the caller to see); or when the best naming beats the next best by less than SET_MARGIN (the
+    table is then asked to look)."""
+    if Counter(names) == Counter(dice_set) or len(faces) != sum(dice_set.values()):
+        return list(names)
+    slots = [name for name, count in dice_set.items() for _ in range(count)]
+    costs = {(index, name): colour_cost(face, name, gain) for index, face in enumerate(faces) for name in dice_set}
+    ranked = sorted(
+        (sum(costs[index, name] for index, name in enumerate(order)), order)
+        for order in set(itertools.permutations(slots))
+    )
+    if len(ranked) > 1 and ranked[1][0] - ranked[0][0] < SET_MARGIN:
+        return list(names)
+    return list(ranked[0][1])

@@ -22,6 +22,7 @@ import math
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Mapping
 
 import cv2
 import numpy as np
@@ -106,7 +107,9 @@ class DiceReader:
         self.detector = _load(models / "detector.onnx")
         self.classifier = _load(models / "classifier.onnx")
 
-    def read(self, frame: np.ndarray, calibration=None) -> list[DieReading]:
+    def read(self, frame: np.ndarray, calibration=None, dice_set: Mapping[str, int] | None = None) -> list[DieReading]:
+        """Every die in the frame. `dice_set` (colour: count), when the frame shows one roll of a known set
+        such as Qwixx's, lets the colours be named together (colour.name_as_set)."""
         frame = check_frame(frame)
         height, width = frame.shape[:2]
         if calibration is not None:
@@ -118,10 +121,15 @@ class DiceReader:
         gain = colour.light_gain(frame) if calibration is None else 1.0
         found = []
         for candidate, probs in zip(candidates, probabilities):
-            reading = self._reading(frame, candidate, probs, calibration, gain)
-            if reading is not None:
-                found.append((candidate, reading))
-        return [reading for candidate, reading in found if not _within_larger_die(candidate, found)]
+            read = self._reading(frame, candidate, probs, calibration, gain)
+            if read is not None:
+                found.append((candidate, *read))
+        dice = [candidate for candidate, _, _ in found]
+        kept = [(reading, face) for candidate, reading, face in found if not _within_larger_die(candidate, dice)]
+        if dice_set is None or not kept:
+            return [reading for reading, _ in kept]
+        names = colour.name_as_set([face for _, face in kept], [reading.colour for reading, _ in kept], dice_set, gain)
+        return [replace(reading, colour=name) for (reading, _), name in zip(kept, names)]
 
     # -- 1. finding dice -------------------------------------------------------------------------
 
@@ -223,7 +231,8 @@ class DiceReader:
         probs /= probs.sum(axis=1, keepdims=True)
         return probs.reshape(VIEWS, len(candidates), CLASS_COUNT).transpose(1, 0, 2)
 
-    def _reading(self, frame, candidate: Candidate, probs: np.ndarray, calibration, gain: float) -> DieReading | None:
+    def _reading(self, frame, candidate: Candidate, probs: np.ndarray, calibration,
+                 gain: float) -> tuple[DieReading, colour.Face] | None:
         mean = probs.mean(axis=0)
         die_probability = 1.0 - mean[NOT_A_DIE]
         if die_probability < DIE_PROBABILITY:
@@ -243,7 +252,7 @@ class DiceReader:
         else:
             value, confidence = None, die_probability * (mean[UNREADABLE] if problem == "cocked" else 1.0 - sure)
         corners, center = _top_face(frame, candidate)
-        return DieReading(
+        reading = DieReading(
             colour=colour.name_colour(face, calibration, gain),
             value=value,
             confidence=float(np.clip(confidence, 0.0, 1.0)),
@@ -251,6 +260,7 @@ class DiceReader:
             corners=corners,
             problem=problem,
         )
+        return reading, face
 
     def _problem(self, frame, candidate: Candidate, mean: np.ndarray) -> str | None:
         """What stops the die being read whatever the classifier says: cut off, too small, cocked."""
@@ -270,14 +280,15 @@ _default_reader: DiceReader | None = None
 _default_lock = threading.Lock()
 
 
-def read_dice(frame_bgr: np.ndarray, calibration=None) -> list[DieReading]:
+def read_dice(frame_bgr: np.ndarray, calibration=None, dice_set: Mapping[str, int] | None = None) -> list[DieReading]:
     """Every die in a BGR frame (8-bit, height x width x 3); `calibration` (calibration.Calibration)
-    makes it faster and surer about size and colours. Raises FrameError for a frame it cannot look at."""
+    makes it faster and surer about size and colours, `dice_set` names the colours of one roll of a
+    known set together (DiceReader.read). Raises FrameError for a frame it cannot look at."""
     global _default_reader
     with _default_lock:
         if _default_reader is None:
             _default_reader = DiceReader()
-        return _default_reader.read(frame_bgr, calibration)
+        return _default_reader.read(frame_bgr, calibration, dice_set)
 
 
 def _top_face(frame: np.ndarray, candidate: Candidate):
@@ -319,12 +330,12 @@ def _sureness(probs: np.ndarray) -> float:
     return float(probs[:, 1:7].mean(axis=0).max())
 
 
-def _within_larger_die(candidate: Candidate, found) -> bool:
+def _within_larger_die(candidate: Candidate, dice: list[Candidate]) -> bool:
     """A pip or a patch of a large die, found again as a small die of its own."""
     return any(
         other.extent > LARGER_DIE * candidate.extent
         and math.hypot(candidate.x - other.x, candidate.y - other.y) < other.extent / 2
-        for other, _ in found
+        for other in dice
     )
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 QWIXX_COLOURS = ("white", "red", "yellow", "green", "blue")
+# The dice of one Qwixx roll: colour and how many.
+QWIXX_ROLL = {"white": 2, "red": 1, "yellow": 1, "green": 1, "blue": 1}
 # Dice the game does not use are still reported, so that they are not mistaken for Qwixx dice.
 ALL_COLOURS = QWIXX_COLOURS + ("black", "other")
 # Why a die's value is not given.

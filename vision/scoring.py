@@ -34,8 +34,13 @@ def score(truth: list[TruthDie], readings: list[DieReading]) -> Counter:
 
 def outcomes(truth: list[TruthDie], readings: list[DieReading]) -> list[str]:
     """The outcome (one of OUTCOMES) of each labelled die, in order."""
+    return [_outcome(die, reading) for die, reading in zip(truth, matched(truth, readings))]
+
+
+def matched(truth: list[TruthDie], readings: list[DieReading]) -> list[DieReading | None]:
+    """The reported die matched to each labelled die, in order (None where it was missed)."""
     matches = _match_by_box(truth, readings) if all(t.bbox for t in truth) else _match_by_label(truth, readings)
-    return [_outcome(die, matches.get(index)) for index, die in enumerate(truth)]
+    return [matches.get(index) for index in range(len(truth))]
 
 
 def cocked_given_a_value(truth: list[TruthDie], readings: list[DieReading]) -> tuple[int, int]:

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from calibration import Calibration, CalibrationError
-from vision.readings import QWIXX_COLOURS, DieReading
+from vision.readings import QWIXX_COLOURS, QWIXX_ROLL, DieReading
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,6 @@ STATES = ("waiting", "moving", "settled")
 EVENTS = ("roll-started", "roll-settled", "problem")
 PROBLEM_KINDS = ("cocked", "off-tray", "missing", "unreadable", "extra")
 COLOURED = tuple(c for c in QWIXX_COLOURS if c != "white")
-DICE_PER_COLOUR = {"white": 2, **{colour: 1 for colour in COLOURED}}
 
 ReadDice = Callable[..., Sequence[DieReading]]
 
@@ -103,7 +102,7 @@ class RollEvent:
 class RollTracker:
     """Feed it every frame (`feed(t, image)`); it returns the events that frame decided.
 
-    `read_dice(image, calibration)` is the reader (vision.read_dice unless another is given);
+    `read_dice(image, calibration, dice_set)` is the reader (vision.read_dice unless another is given);
     `colours_in_play` are the coloured dice still in the game (white is always in play).
     """
 
@@ -259,12 +258,13 @@ class RollTracker:
 
     def _read(self, image: np.ndarray) -> list[DieReading] | None:
         self.frames_read += 1
+        # The dice in play are one roll of a known set: the reader names their colours together.
+        in_play = {colour: QWIXX_ROLL[colour] for colour in ("white",) + self._colours_in_play}
         try:
-            readings = self.read_dice(image, self._frame_calibration)
+            readings = self.read_dice(image, self._frame_calibration, in_play)
         except Exception as error:  # a broken frame must never stop the table
             log.warning("reader failed on a frame: %s", error)
             return None
-        in_play = ("white",) + self._colours_in_play
         return [r for r in readings if r.colour in in_play]
 
     def _judge(self, t: float, readings: list[DieReading], flickering: list[DieReading]) -> list[RollEvent]:
@@ -300,7 +300,7 @@ class RollTracker:
                 problems.append(Problem(reading.colour, "off-tray", reading.center))
         for colour in ("white",) + self._colours_in_play:
             found = sorted((r for r in readings if r.colour == colour), key=lambda r: -r.confidence)
-            expected = DICE_PER_COLOUR[colour]
+            expected = QWIXX_ROLL[colour]
             problems += [Problem(colour, "missing")] * max(0, expected - len(found))
             problems += [Problem(colour, "extra", r.center) for r in found[expected:]]
         return problems

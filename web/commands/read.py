@@ -14,6 +14,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--annotate", metavar="DIR", type=Path,
                         help="write a copy of each image with every die's outline, colour and value drawn")
     parser.add_argument("--calibration", metavar="FILE", help="calibration file (default: the saved one, if any)")
+    parser.add_argument("--qwixx-roll", action="store_true",
+                        help="each image shows one roll of the six Qwixx dice: name their colours together, "
+                             "as the table does")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,6 +25,7 @@ def run(args: argparse.Namespace) -> int:
     import calibration
     from vision.annotate import annotate
     from vision.reader import DiceReader, FrameError
+    from vision.readings import QWIXX_ROLL
 
     try:
         known = calibration.find(args.calibration)
@@ -40,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             started = time.perf_counter()
             try:
-                readings = reader.read(image, known)
+                readings = reader.read(image, known, QWIXX_ROLL if args.qwixx_roll else None)
             except (FrameError, calibration.CalibrationError) as problem:
                 error = str(problem)
             milliseconds = (time.perf_counter() - started) * 1000
