@@ -199,13 +199,15 @@ class Score:
     rolls: int = 0  # rolls in the truth
     correct: int = 0  # reported once, on time, with the right event and values
     wrong: int = 0  # reported with other values or the wrong event
+    announced_wrong: int = 0  # of those, values announced that are not the dice's: the worst outcome
     missed: int = 0
     extra: int = 0  # settled or problem events that match no roll
     latencies: list[float] = field(default_factory=list)  # seconds from last motion to the event
 
     def __str__(self) -> str:
         latency = f"median {np.median(self.latencies):.2f} s, max {max(self.latencies):.2f} s" if self.latencies else "none"
-        return (f"{self.correct}/{self.rolls} rolls correct, {self.wrong} wrong, {self.missed} missed, "
+        return (f"{self.correct}/{self.rolls} rolls correct, {self.wrong} wrong ({self.announced_wrong} announced "
+                f"with wrong values), {self.missed} missed, "
                 f"{self.extra} extra; last motion to event: {latency}")
 
 
@@ -232,6 +234,7 @@ def score(events, rolls: list[RollTruth], window: float = 2.0) -> Score:
         )
         result.correct += right
         result.wrong += not right
+        result.announced_wrong += not right and event.event == "roll-settled"
     result.extra = len(answers) - len(used)
     return result
 

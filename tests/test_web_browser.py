@@ -233,7 +233,7 @@ def test_a_three_player_game_with_the_demo_recordings_dice(browser, tmp_path):
     assert all({**roll, "white": sorted(roll["white"])} in demo_rolls() for roll in rolls), rolls
     # The camera's problems reached the table: the cocked green die, and the red die missing from the
     # recording's last roll (red is not closed in this game).
-    assert "Re-roll the green die: it rests tilted." in server.problems
+    assert "Re-roll the green die: it seems to rest tilted." in server.problems
     assert "Cannot find the red die: roll it onto the tray." in server.problems
 
 

@@ -43,7 +43,7 @@ def test_a_problem_asks_for_a_re_roll_and_records_nothing_until_the_dice_are_cle
     cocked = RollEvent("problem", 1.0, readings(), (Problem("red", "cocked", (160.0, 200.0)),))
     table.camera_event(event_json(cocked))
     state = table.state()
-    assert state["pending_roll"]["problems"] == ["Re-roll the red die: it rests tilted."]
+    assert state["pending_roll"]["problems"] == ["Re-roll the red die: it seems to rest tilted."]
     assert state["game"]["phase"] == "roll" and table.session.log == []
     table.camera_event(event_json(settled(red=3)))
     state = table.state()

@@ -1,6 +1,7 @@
 """What the reader says about one die."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 QWIXX_COLOURS = ("white", "red", "yellow", "green", "blue")
@@ -30,6 +31,14 @@ class DieReading:
             raise ValueError(f"unknown problem {self.problem!r}")
         if not 0.0 <= self.confidence <= 1.0:
             raise ValueError(f"confidence {self.confidence} is outside 0..1")
+
+    @property
+    def edge(self) -> float:
+        """The top face's mean side in pixels (0 without an outline)."""
+        if len(self.corners) < 3:
+            return 0.0
+        sides = zip(self.corners, self.corners[1:] + self.corners[:1])
+        return sum(math.dist(a, b) for a, b in sides) / len(self.corners)
 
     def to_json(self) -> dict:
         return {

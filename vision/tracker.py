@@ -62,7 +62,7 @@ class Problem:
         """One sentence for the table, e.g. "Re-roll the red die: it is cocked."."""
         die = "a white die" if self.colour == "white" else f"the {self.colour} die"
         return {
-            "cocked": f"Re-roll {die}: it rests tilted.",
+            "cocked": f"Re-roll {die}: it seems to rest tilted.",
             "off-tray": f"Re-roll {die}: it is off the tray.",
             "missing": f"Cannot find {die}: roll it onto the tray.",
             "unreadable": f"Cannot read {die}" + (f" ({self.reason})" if self.reason else "") + ": re-roll it.",
@@ -310,11 +310,7 @@ class RollTracker:
     def _learn_die_size(self, readings: list[DieReading]) -> None:
         if self._frame_calibration is not None:
             return
-        edges = [
-            float(np.mean([math.dist(a, b) for a, b in zip(r.corners, r.corners[1:] + r.corners[:1])]))
-            for r in readings
-            if len(r.corners) >= 3
-        ]
+        edges = [r.edge for r in readings if r.edge > 0]
         if edges:
             self._die_size = float(np.median(edges))
 
