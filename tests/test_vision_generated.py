@@ -1,6 +1,6 @@
 """The reader on generated scenes of every condition the issue names, scored against synth's exact truth.
 
-The bounds are floors well under what the reader does on these seeds (over every condition 55% of the dice
+The bounds are floors well under what the reader does on these seeds (over every condition 58% of the dice
 read and 3 in a hundred confident-wrong, most of those a colour named wrong under coloured light; on each
 plain table two thirds or more read, hardly one wrong), with room for the generator's pixels to move a die
 or two: they catch a reader that gets worse, far from the issue's goals (99% read, no confident-wrong
@@ -22,11 +22,11 @@ CORRECT_AT_LEAST = 0.4
 # none); the floor catches it getting worse.
 COCKED_SEEDS = tuple(range(9101, 9121))
 COCKED_GIVEN_AT_MOST = 10
-# Coloured light, read one die at a time and as one Qwixx roll: on these seeds the reader names 21 of 127
-# colours wrong alone and 9 as a roll, and makes no roll a full set with a colour wrong.
+# Coloured light, read one die at a time and as one Qwixx roll: on these seeds the reader names 21 of 126
+# colours wrong alone and 11 as a roll, and makes no roll a full set with a colour wrong.
 COLOURED_LIGHT = ("warm", "cool", "dim", "glare")
 COLOURED_LIGHT_SEEDS = tuple(range(9001, 9007))
-ROLL_WRONG_COLOURS_AT_MOST = 0.6  # of those named wrong alone
+ROLL_WRONG_COLOURS_AT_MOST = 0.65  # of those named wrong alone
 # Plain tables in neutral light: a wrong value there is a bug, not a hard case.
 PLAIN = ("plain", "cloth", "felt", "wood", "tray")
 PLAIN_CORRECT_AT_LEAST = 0.5

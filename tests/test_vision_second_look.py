@@ -1,0 +1,52 @@
+"""A die the classifier is unsure of is looked at again, larger or smaller, then from beside its centre."""
+import numpy as np
+import pytest
+
+from vision import reader as R
+
+
+class FakeClassifier:
+    """Sure of a four, the surer the closer the crop's centre lies to `best` (x, y): 0.05 less a pixel."""
+
+    def __init__(self, best, peak):
+        self.best, self.peak, self.crops = best, peak, 0
+
+    def __call__(self, frame, candidates):
+        self.crops += len(candidates)
+        probs = np.zeros((len(candidates), R.VIEWS, R.CLASS_COUNT))
+        for index, c in enumerate(candidates):
+            sure = max(0.0, self.peak - 0.05 * np.hypot(c.x - self.best[0], c.y - self.best[1]))
+            probs[index, :, 4] = sure
+            probs[index, :, R.UNREADABLE] = 1.0 - sure
+        return probs
+
+
+@pytest.fixture
+def reader():
+    return R.DiceReader()
+
+
+def read_at(reader, monkeypatch, best, peak):
+    fake = FakeClassifier(best, peak)
+    monkeypatch.setattr(reader, "classify", fake)
+    frame = np.zeros((200, 200, 3), np.uint8)
+    (candidate,), probs = reader.classify_at_best_scale(frame, [R.Candidate(100.0, 100.0, 20.0, 0.9)])
+    return candidate, R._sureness(probs[0]), fake.crops
+
+
+def test_a_die_read_surely_from_beside_its_centre_takes_that_look(reader, monkeypatch):
+    # The die's centre lies 3 px right of the detector's: the look from 0.15 x 20 px to the right is surest.
+    candidate, sure, _ = read_at(reader, monkeypatch, best=(103.0, 100.0), peak=0.97)
+    assert (candidate.x, candidate.y) == (103.0, 100.0) and sure == pytest.approx(0.97)
+
+
+def test_a_look_from_beside_must_be_surer_than_the_value_threshold(reader, monkeypatch):
+    # The best look from beside reaches only 0.93: above VALUE_CONFIDENCE, below SHIFTED_CONFIDENCE.
+    candidate, sure, _ = read_at(reader, monkeypatch, best=(103.0, 100.0), peak=0.93)
+    assert R.VALUE_CONFIDENCE < 0.93 < R.SHIFTED_CONFIDENCE
+    assert (candidate.x, candidate.y) == (100.0, 100.0) and sure < R.VALUE_CONFIDENCE
+
+
+def test_a_die_far_from_readable_is_not_looked_at_from_beside(reader, monkeypatch):
+    _, _, crops = read_at(reader, monkeypatch, best=(108.0, 100.0), peak=0.9)  # 0.5 sure at its centre
+    assert crops == 1 + len(R.RESCALED)
