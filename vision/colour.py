@@ -148,7 +148,8 @@ def name_as_set(faces: Sequence[Face], names: Sequence[str], dice_set: Mapping[s
     from name_colour) are kept when they already make the set; when the faces are not as many as the
     set's dice (with a die missing, a face could take the missing die's colour: a missing or an extra die
     is for the caller to see); or when the best naming beats the next best by less than SET_MARGIN (the
-    table is then asked to look)."""
+    table is then asked to look). Calibration, which must name all six dice laid out for it and shows them
+    to the user, commits to the best hue order instead (calibration.learn)."""
     if Counter(names) == Counter(dice_set) or len(faces) != sum(dice_set.values()):
         return list(names)
     slots = [name for name, count in dice_set.items() for _ in range(count)]

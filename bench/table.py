@@ -1,0 +1,136 @@
+"""Benchmark of the reader as the table uses it: calibrated as a user would, rolls judged by the tracker.
+
+    python bench/table.py [--tables N] [--rolls R]
+
+For each of N generated tables (seeds 0..N-1 draw the table, the lamp's colour, the camera's white
+balance, height and tilt), renders the empty table and the six dice lying apart, and learns a calibration
+from them with the real reader (calibration.learn, as `qwixx-table calibrate` does). Then R rolls (the six
+dice resting where they fell, touching allowed) are shown to vision.RollTracker between frames of the
+empty table, four ways: without and with the calibration, each with the reader naming a roll's colours
+together (as the tracker asks) or one die at a time. Prints per way how many rolls were announced right,
+announced wrong (the worst outcome), answered with a request to re-roll some dice, or missed.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from calibration import CalibrationError  # noqa: E402
+from calibration.learn import learn  # noqa: E402
+from synth.geometry import Camera  # noqa: E402
+from synth.render import render  # noqa: E402
+from synth.rolls import Film  # noqa: E402
+from synth.scene import TABLE_KINDS, Effects, Light, Scene, Table, Tray  # noqa: E402
+from vision import RollTracker, read_dice  # noqa: E402
+
+SIZE = (1280, 720)
+FPS = 15.0
+AREA = (-100.0, -60.0, 100.0, 60.0)  # where the dice land, mm (inside the tray when there is one)
+OUTCOMES = ("announced right", "announced wrong", "re-roll asked", "missed")
+
+
+def table_scene(seed: int) -> Scene:
+    rng = np.random.default_rng([seed, 7])
+    azimuth = rng.uniform(0, 2 * np.pi)
+    kelvin = float(rng.uniform(2300, 6500))
+    light = Light(
+        position=(float(900 * np.cos(azimuth)), float(900 * np.sin(azimuth)), float(rng.uniform(900, 1800))),
+        kelvin=kelvin, size_mm=float(rng.uniform(20, 300)), ambient=float(rng.uniform(0.2, 0.6)),
+        ambient_kelvin=kelvin + float(rng.uniform(0, 1500)), level=float(rng.choice([1.0, 0.6, 0.25])),
+    )
+    tray = Tray(size_mm=(300.0, 210.0)) if rng.random() < 0.4 else None
+    camera = Camera(*SIZE, height_mm=Camera.height_for_die_px(float(rng.uniform(22, 30)), *SIZE),
+                    tilt_deg=float(rng.uniform(0, 10)), azimuth_deg=float(rng.uniform(0, 360)))
+    return Scene(camera=camera, light=light, table=Table(str(rng.choice(TABLE_KINDS)), seed=seed, tray=tray),
+                 effects=Effects(seed=seed, auto_white_balance=float(rng.uniform(0.1, 0.9))))
+
+
+def rolls_on(base: Scene, seed: int, count: int):
+    """(image, {colour: sorted values}) of `count` rolls of the six dice resting at random."""
+    rolls = []
+    for index in range(count):
+        film = Film(base, seed=seed * 1000 + index)
+        values = [int(v) for v in film.rng.integers(1, 7, 6)]
+        image, truth = render(replace(base, dice=tuple(film.resting_dice(values, area=AREA, apart=1.05))))
+        dice = truth.in_frame()
+        rolls.append((image, {colour: sorted(d.value for d in dice if d.colour == colour) for colour in
+                              {d.colour for d in dice}}))
+    return rolls
+
+
+def judge(empty: np.ndarray, rolls, reader, calibration) -> Counter:
+    """Each roll shown to a fresh tracker after the empty table, as a camera at FPS would show it."""
+    counts = Counter({outcome: 0 for outcome in OUTCOMES})
+    tracker = RollTracker(read_dice=reader, calibration=calibration)
+    t = 0.0
+    for image, truth in rolls:
+        answers = []
+        for frame, seconds in ((empty, 0.6), (image, 1.8)):
+            for _ in range(round(seconds * FPS)):
+                answers += [e for e in tracker.feed(t, frame) if e.event in ("roll-settled", "problem")]
+                t += 1 / FPS
+        if not answers:
+            counts["missed"] += 1
+        elif answers[0].event == "problem":
+            counts["re-roll asked"] += 1
+        else:
+            event = answers[0]
+            announced = {"white": sorted(event.white)} | {colour: [value] for colour, value in event.colours.items()}
+            counts["announced right" if announced == truth else "announced wrong"] += 1
+    return counts
+
+
+def one_die_at_a_time(image, calibration=None, dice_set=None):
+    return read_dice(image, calibration)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=20)
+    parser.add_argument("--rolls", type=int, default=5, help="rolls per table")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    ways = {
+        "no calibration, one die at a time": (one_die_at_a_time, False),
+        "no calibration, roll named together": (read_dice, False),
+        "calibrated, one die at a time": (one_die_at_a_time, True),
+        "calibrated, roll named together": (read_dice, True),
+    }
+    totals = {way: Counter() for way in ways}
+    refused = 0
+    for seed in range(args.tables):
+        base = table_scene(seed)
+        empty = render(base)[0]
+        apart = Film(base, seed=seed).resting_dice([6, 5, 4, 3, 2, 1], area=AREA, apart=2.5)
+        try:
+            learned = learn(empty, render(replace(base, dice=tuple(apart)))[0], read_dice)
+        except CalibrationError as error:
+            refused += 1
+            print(f"table {seed}: calibration refused: {error}")
+            learned = None
+        rolls = rolls_on(base, seed, args.rolls)
+        line = []
+        for way, (reader, calibrated) in ways.items():
+            if calibrated and learned is None:
+                continue
+            counts = judge(empty, rolls, reader, learned if calibrated else None)
+            totals[way] += counts
+            line.append(f"{counts['announced right']}/{args.rolls}")
+        print(f"table {seed} ({base.table.kind}, {base.light.kelvin:.0f} K): right per way {', '.join(line)}", flush=True)
+    print(f"\n{args.tables} tables, {args.rolls} rolls each; calibration refused on {refused}")
+    for way, counts in totals.items():
+        rolls = sum(counts.values())
+        print(f"{way}: " + ", ".join(f"{outcome} {counts[outcome]}/{rolls}" for outcome in OUTCOMES))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
