@@ -59,7 +59,7 @@ class Problem:
         return {"colour": self.colour, "problem": self.kind, "center": center, "reason": self.reason}
 
     def describe(self) -> str:
-        """One sentence for the table, e.g. "Re-roll the red die: it is cocked."."""
+        """One sentence for the table, e.g. "Re-roll the red die: it seems to rest tilted."."""
         die = "a white die" if self.colour == "white" else f"the {self.colour} die"
         return {
             "cocked": f"Re-roll {die}: it seems to rest tilted.",
