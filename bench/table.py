@@ -8,7 +8,8 @@ from them with the real reader (calibration.learn, as `qwixx-table calibrate` do
 dice resting where they fell, touching allowed) are shown to vision.RollTracker between frames of the
 empty table, four ways: without and with the calibration, each with the reader naming a roll's colours
 together (as the tracker asks) or one die at a time. Prints per way how many rolls were announced right,
-announced wrong (the worst outcome), answered with a request to re-roll some dice, or missed.
+announced wrong (the worst outcome), answered with a request to re-roll some dice, or missed, and what
+the dice behind those requests were (cocked, missing, unreadable and why, one too many).
 """
 from __future__ import annotations
 
@@ -66,9 +67,11 @@ def rolls_on(base: Scene, seed: int, count: int):
     return rolls
 
 
-def judge(empty: np.ndarray, rolls, reader, calibration) -> Counter:
-    """Each roll shown to a fresh tracker after the empty table, as a camera at FPS would show it."""
+def judge(empty: np.ndarray, rolls, reader, calibration) -> tuple[Counter, Counter]:
+    """Each roll shown to a fresh tracker after the empty table, as a camera at FPS would show it: the
+    count of each of OUTCOMES, and of the problems behind the re-roll requests."""
     counts = Counter({outcome: 0 for outcome in OUTCOMES})
+    problems = Counter()
     tracker = RollTracker(read_dice=reader, calibration=calibration)
     t = 0.0
     for image, truth in rolls:
@@ -81,11 +84,12 @@ def judge(empty: np.ndarray, rolls, reader, calibration) -> Counter:
             counts["missed"] += 1
         elif answers[0].event == "problem":
             counts["re-roll asked"] += 1
+            problems.update(p.kind + (f" ({p.reason})" if p.reason else "") for p in answers[0].problems)
         else:
             event = answers[0]
             announced = {"white": sorted(event.white)} | {colour: [value] for colour, value in event.colours.items()}
             counts["announced right" if announced == truth else "announced wrong"] += 1
-    return counts
+    return counts, problems
 
 
 def one_die_at_a_time(image, calibration=None, dice_set=None):
@@ -105,6 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         "calibrated, roll named together": (read_dice, True),
     }
     totals = {way: Counter() for way in ways}
+    problems = {way: Counter() for way in ways}
     refused = 0
     for seed in range(args.tables):
         base = table_scene(seed)
@@ -121,14 +126,17 @@ def main(argv: list[str] | None = None) -> int:
         for way, (reader, calibrated) in ways.items():
             if calibrated and learned is None:
                 continue
-            counts = judge(empty, rolls, reader, learned if calibrated else None)
+            counts, why = judge(empty, rolls, reader, learned if calibrated else None)
             totals[way] += counts
+            problems[way] += why
             line.append(f"{counts['announced right']}/{args.rolls}")
         print(f"table {seed} ({base.table.kind}, {base.light.kelvin:.0f} K): right per way {', '.join(line)}", flush=True)
     print(f"\n{args.tables} tables, {args.rolls} rolls each; calibration refused on {refused}")
     for way, counts in totals.items():
         rolls = sum(counts.values())
         print(f"{way}: " + ", ".join(f"{outcome} {counts[outcome]}/{rolls}" for outcome in OUTCOMES))
+        print("    dice behind the re-roll requests: "
+              + (", ".join(f"{kind} {count}" for kind, count in problems[way].most_common()) or "none"))
     return 0
 
 
