@@ -176,10 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     photos = [p for p in photos_from(args.target) if not args.part or p.part in args.part]
     score_photos(reader, photos, args.errors)
     if args.generated:
-        score_generated(reader, generated_scenes(args.generated, (1280, 720), args.cache),
-                        "generated Qwixx scenes (colour and value)")
-        score_generated(reader, generated_scenes(args.generated, (1280, 720), args.cache),
-                        "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
+        scenes = generated_scenes(args.generated, (1280, 720), args.cache)
+        score_generated(reader, scenes, "generated Qwixx scenes (colour and value)")
+        score_generated(reader, scenes, "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
     if args.cocked:
         score_generated(reader, generated_scenes(args.cocked, (1280, 720), args.cache, "cocked"),
                         "generated Qwixx scenes with one die cocked (colour and value)")
