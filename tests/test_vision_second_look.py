@@ -1,4 +1,5 @@
-"""A die the classifier is unsure of is looked at again, larger or smaller, then from beside its centre."""
+"""A die the classifier is unsure of is looked at again, larger or smaller, then from beside its centre, then
+in every turn and mirror image of its crop."""
 import numpy as np
 import pytest
 
@@ -11,9 +12,9 @@ class FakeClassifier:
     def __init__(self, best, peak):
         self.best, self.peak, self.crops = best, peak, 0
 
-    def __call__(self, frame, candidates):
-        self.crops += len(candidates)
-        probs = np.zeros((len(candidates), R.VIEWS, R.CLASS_COUNT))
+    def __call__(self, frame, candidates, views=R.VIEWS):
+        self.crops += len(candidates) * views
+        probs = np.zeros((len(candidates), views, R.CLASS_COUNT))
         for index, c in enumerate(candidates):
             sure = max(0.0, self.peak - 0.05 * np.hypot(c.x - self.best[0], c.y - self.best[1]))
             probs[index, :, 4] = sure
@@ -30,8 +31,8 @@ def read_at(reader, monkeypatch, best, peak):
     fake = FakeClassifier(best, peak)
     monkeypatch.setattr(reader, "classify", fake)
     frame = np.zeros((200, 200, 3), np.uint8)
-    (candidate,), probs = reader.classify_at_best_scale(frame, [R.Candidate(100.0, 100.0, 20.0, 0.9)])
-    return candidate, R._sureness(probs[0]), fake.crops
+    (candidate,), (probs,) = reader.classify_at_best_scale(frame, [R.Candidate(100.0, 100.0, 20.0, 0.9)])
+    return candidate, R._sureness(probs), fake.crops
 
 
 def test_a_die_read_surely_from_beside_its_centre_takes_that_look(reader, monkeypatch):
@@ -50,3 +51,40 @@ def test_a_look_from_beside_must_be_surer_than_the_value_threshold(reader, monke
 def test_a_die_far_from_readable_is_not_looked_at_from_beside(reader, monkeypatch):
     _, _, crops = read_at(reader, monkeypatch, best=(108.0, 100.0), peak=0.9)  # 0.5 sure at its centre
     assert crops == 1 + len(R.RESCALED)
+
+
+class TurnedClassifier:
+    """A four, `sure` in the crop as it is and `turned_sure` in the other turns and mirror images."""
+
+    def __init__(self, sure, turned_sure):
+        self.sure, self.turned_sure = sure, turned_sure
+
+    def __call__(self, frame, candidates, views=R.VIEWS):
+        probs = np.zeros((len(candidates), views, R.CLASS_COUNT))
+        probs[:, :, 4] = self.turned_sure
+        probs[:, 0, 4] = self.sure
+        probs[:, :, R.UNREADABLE] = 1.0 - probs[:, :, 4]
+        return probs
+
+
+def read_one(reader, monkeypatch, classifier):
+    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: [R.Candidate(100.0, 100.0, 30.0, 0.9)])
+    monkeypatch.setattr(reader, "classify", classifier)
+    (reading,) = reader.read(np.full((200, 200, 3), 128, np.uint8))
+    return reading
+
+
+def test_a_die_sure_in_all_its_turns_on_average_is_read(reader, monkeypatch):
+    reading = read_one(reader, monkeypatch, TurnedClassifier(sure=0.8, turned_sure=0.88))
+    assert R.TURNED_CONFIDENCE < (0.8 + 7 * 0.88) / 8 < R.VALUE_CONFIDENCE
+    assert reading.value == 4 and reading.problem is None
+
+
+def test_a_die_unsure_in_all_its_turns_on_average_is_not_read(reader, monkeypatch):
+    reading = read_one(reader, monkeypatch, TurnedClassifier(sure=0.88, turned_sure=0.8))
+    assert reading.value is None and reading.problem is not None
+
+
+def test_a_die_far_from_readable_is_not_looked_at_in_its_turns(reader, monkeypatch):
+    reading = read_one(reader, monkeypatch, TurnedClassifier(sure=0.5, turned_sure=1.0))
+    assert reading.value is None
