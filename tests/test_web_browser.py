@@ -20,7 +20,7 @@ import pytest
 import camera
 from tests.serve_process import Server
 from tests.test_web_camera import cocked, settled
-from tests.web_helpers import PIN, ROLL, served, start_game, wait_until
+from tests.web_helpers import PIN, ROLL, served, start_game, stop_serving, wait_until
 from web.camera_loop import event_json
 from web.store import Store
 
@@ -83,8 +83,7 @@ class ServedHere(WatchesProblems, Server):
     def stop(self) -> None:
         self.camera.stop()
         self.app.extensions["qwixx"].live.close()
-        self.server.trigger.pull_trigger(self.server.close)
-        self.thread.join(10)
+        stop_serving(self.server, self.thread)
         self.app.extensions["qwixx"].store.close()
 
 

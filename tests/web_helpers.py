@@ -5,7 +5,7 @@ import contextlib
 import threading
 import time
 
-from waitress import create_server
+from waitress import create_server, wasyncore
 
 PIN = "246810"
 ROLL = {"white": [2, 4], "red": 5, "yellow": 1, "green": 3, "blue": 6}  # white sum 6
@@ -42,9 +42,32 @@ def served(app):
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
         app.extensions["qwixx"].live.close()
-        # Closed from the server's own loop: closing its sockets from here would break the select it sits in.
-        server.trigger.pull_trigger(server.close)
-        thread.join(10)
+        stop_serving(server, thread)
+
+
+def stop_serving(server, thread: threading.Thread) -> None:
+    """Stops a waitress server running in `thread`, every connection it accepted included.
+
+    server.close() alone closes only the listening socket and the trigger (a pipe): a browser's kept-alive
+    connection is then still answered by the old app, and the old request threads write to the trigger's
+    closed file descriptor, by then perhaps another server's. So: close the connections (from the server's
+    own loop: closing sockets from here would break the select it sits in), let the request threads end,
+    then close the trigger, which empties the loop's map and ends it."""
+    connections_closed = threading.Event()
+
+    def close_connections():
+        for dispatcher in list(server._map.values()):
+            if dispatcher is server:
+                wasyncore.dispatcher.close(server)  # the listening socket, not the trigger yet
+            elif dispatcher is not server.trigger:
+                dispatcher.handle_close()
+        connections_closed.set()
+
+    server.trigger.pull_trigger(close_connections)
+    connections_closed.wait(10)
+    server.task_dispatcher.shutdown()
+    server.trigger.pull_trigger(server.trigger.close)
+    thread.join(10)
 
 
 def wait_until(condition, what: str, timeout: float = 15.0) -> None:
