@@ -12,9 +12,9 @@ class FakeClassifier:
     def __init__(self, best, peak):
         self.best, self.peak, self.crops = best, peak, 0
 
-    def __call__(self, frame, candidates, views=R.VIEWS):
-        self.crops += len(candidates) * views
-        probs = np.zeros((len(candidates), views, R.CLASS_COUNT))
+    def __call__(self, frame, candidates, turns=range(R.VIEWS)):
+        self.crops += len(candidates) * len(turns)
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, c in enumerate(candidates):
             sure = max(0.0, self.peak - 0.05 * np.hypot(c.x - self.best[0], c.y - self.best[1]))
             probs[index, :, 4] = sure
@@ -59,10 +59,10 @@ class TurnedClassifier:
     def __init__(self, sure, turned_sure):
         self.sure, self.turned_sure = sure, turned_sure
 
-    def __call__(self, frame, candidates, views=R.VIEWS):
-        probs = np.zeros((len(candidates), views, R.CLASS_COUNT))
-        probs[:, :, 4] = self.turned_sure
-        probs[:, 0, 4] = self.sure
+    def __call__(self, frame, candidates, turns=range(R.VIEWS)):
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        for index, turn in enumerate(turns):
+            probs[:, index, 4] = self.sure if turn == 0 else self.turned_sure
         probs[:, :, R.UNREADABLE] = 1.0 - probs[:, :, 4]
         return probs
 

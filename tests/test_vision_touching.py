@@ -1,5 +1,10 @@
-"""A die touching another may rest cocked against it: it must be surer to be given a value."""
-from vision.reader import TOUCHING_CONFIDENCE, _doubt_if_leaning
+"""A die touching another may rest cocked against it: it must be surer to be given a value, and look flat in
+each of its quarter turns."""
+import numpy as np
+import pytest
+
+from vision import reader as R
+from vision.reader import LEANING_SHARE, TOUCHING_CONFIDENCE, _doubt_if_leaning, _touches
 from vision.readings import DieReading
 
 
@@ -8,16 +13,45 @@ def die(x, confidence, value=4):
     return DieReading("green", value, confidence, (x, 50.0), corners)
 
 
-def test_an_unsure_die_touching_another_is_reported_as_perhaps_cocked():
-    unsure, neighbour = die(100, TOUCHING_CONFIDENCE - 0.02), die(122, 0.99)
-    doubted = _doubt_if_leaning(unsure, [unsure, neighbour])
-    assert (doubted.value, doubted.problem) == (None, "cocked")
-    assert doubted.center == unsure.center and doubted.colour == unsure.colour
+def test_only_a_die_within_touching_distance_of_another_touches_it():
+    one, neighbour, far = die(100, 0.99), die(122, 0.99), die(200, 0.99)
+    assert _touches(one, [one, neighbour]) and not _touches(one, [one, far]) and not _touches(one, [one])
 
 
-def test_a_sure_die_or_one_standing_apart_keeps_its_value():
-    sure, unsure, neighbour, far = die(100, 0.99), die(100, TOUCHING_CONFIDENCE - 0.02), die(122, 0.99), die(200, 0.99)
-    assert _doubt_if_leaning(sure, [sure, neighbour]) == sure
-    assert _doubt_if_leaning(unsure, [unsure, far]) == unsure
+def test_a_touching_die_unsure_or_tilted_in_a_turn_is_reported_as_perhaps_cocked():
+    unsure = die(100, TOUCHING_CONFIDENCE - 0.02)
+    for doubted in (_doubt_if_leaning(unsure, 0.0), _doubt_if_leaning(die(100, 0.99), LEANING_SHARE + 0.05)):
+        assert (doubted.value, doubted.problem) == (None, "cocked")
+        assert doubted.center == unsure.center and doubted.colour == unsure.colour
+
+
+def test_a_touching_die_sure_and_flat_in_every_turn_keeps_its_value():
+    sure = die(100, 0.99)
+    assert _doubt_if_leaning(sure, LEANING_SHARE - 0.05) == sure
     declined = die(100, 0.3, value=None)
-    assert _doubt_if_leaning(declined, [declined, neighbour]) == declined
+    assert _doubt_if_leaning(declined, 1.0) == declined
+
+
+class TiltedInOneTurn:
+    """A four, 0.97 sure in every quarter turn but the first, which moves `tilted` of that to "unreadable"."""
+
+    def __init__(self, tilted):
+        self.tilted = tilted
+
+    def __call__(self, frame, candidates, turns=range(R.VIEWS)):
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        for index, turn in enumerate(turns):
+            tilted = self.tilted if turn == 1 else 0.0
+            probs[:, index, 4], probs[:, index, R.UNREADABLE] = 0.97 - tilted, 0.03 + tilted
+        return probs
+
+
+@pytest.mark.parametrize("apart, tilted, cocked", [(32.0, 0.2, True), (32.0, 0.0, False), (100.0, 0.2, False)])
+def test_the_reader_looks_at_the_turns_of_touching_dice_only(monkeypatch, apart, tilted, cocked):
+    reader = R.DiceReader()
+    candidates = [R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(100.0 + apart, 100.0, 30.0, 0.9)]
+    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: candidates)
+    monkeypatch.setattr(reader, "classify", TiltedInOneTurn(tilted))
+    readings = reader.read(np.full((200, 240, 3), 128, np.uint8))
+    assert len(readings) == 2
+    assert all((r.value, r.problem) == ((None, "cocked") if cocked else (4, None)) for r in readings)
