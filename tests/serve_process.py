@@ -73,8 +73,10 @@ class Server:
         self.process: subprocess.Popen | None = None
         self.pin: str | None = None
 
+    module = "web.cli"  # what `python -m` runs: the command line, or a test's wrapper round it
+
     def command(self) -> list[str]:
-        return [sys.executable, "-m", "web.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+        return [sys.executable, "-m", self.module, "serve", "--host", "127.0.0.1", "--port", str(self.port),
                 "--database", str(self.database), "--source", self.source, *self.args]
 
     def start(self, timeout: float = 60.0) -> None:

@@ -1,17 +1,15 @@
 """End to end in a real headless Chromium (Debian's, driven by Playwright): a table screen and three phones in
-separate browser contexts play a whole game from the setup page to the final scores, with the server stopped
-and restarted in the middle. Once with the dice from the demo recording (camera loop, roll tracker, the
-recording's own truth as the reader), once as `qwixx-table serve` in its own process with the dice typed on
-the table screen and the server killed with SIGKILL. Screenshots of every page land in out/browser-failures/
+separate browser contexts play a whole game from the setup page to the final scores, `qwixx-table serve` in its
+own process stopped and restarted in the middle. Once with the dice from the demo recording (camera loop, roll
+tracker, the recording's own truth as the reader) and the server stopped as systemd stops it, once with the dice
+typed on the table screen and the server killed with SIGKILL. Screenshots of every page land in out/browser-failures/
 when something fails."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import shutil
-import threading
 import time
 from pathlib import Path
 
@@ -20,7 +18,7 @@ import pytest
 import camera
 from tests.serve_process import Server
 from tests.test_web_camera import cocked, settled
-from tests.web_helpers import PIN, ROLL, served, start_game, stop_serving, wait_until
+from tests.web_helpers import PIN, ROLL, served, start_game, wait_until
 from web.camera_loop import event_json
 from web.store import Store
 
@@ -54,52 +52,13 @@ class ServedProcess(WatchesProblems, Server):
         self.problems: set[str] = set()
 
 
-class ServedHere(WatchesProblems, Server):
-    """The app as `serve` runs it (waitress, the camera loop on the demo recording), in this process, on the
-    same port and database each time it starts. The reader is the recording's own truth: the reader's
-    quality is issue 3's, and this test is about the table."""
+class ServedOnTheDemo(ServedProcess):
+    """`serve` on the demo recording, the recording's own truth as the reader (tests/serve_demo_truth.py)."""
 
-    PIN = "424242"
+    module = "tests.serve_demo_truth"
 
     def __init__(self, folder: Path) -> None:
-        super().__init__(folder)
-        self.problems: set[str] = set()
-        self.pin = self.PIN
-        self.reader = film_reader("demo")
-
-    def start(self) -> None:
-        from waitress import create_server
-
-        from web.app import create_app
-        from web.commands.serve import start_camera
-
-        self.app = create_app({"DATABASE": str(self.database), "HOST_PIN": self.PIN})
-        self.app.extensions["qwixx"].set_address(self.url + "/")
-        self.camera = start_camera(self.app, "demo", read_dice=self.reader, speed=8.0)
-        self.server = create_server(self.app, host="127.0.0.1", port=self.port, threads=16)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-
-    def stop(self) -> None:
-        self.camera.stop()
-        self.app.extensions["qwixx"].live.close()
-        stop_serving(self.server, self.thread)
-        self.app.extensions["qwixx"].store.close()
-
-
-def film_reader(name: str):
-    """A reader that knows each frame of a recording made by synth.demo from the film's script."""
-    from synth.demo import film_script
-    from synth.rolls import perfect_readings
-
-    scenes = [scene for _, scene in film_script(name).shots]
-    with camera.open_source(str(camera.DEMO_VIDEO)) as source:
-        by_picture = {frame_key(image): scene for (_, image), scene in zip(source, scenes)}
-    return lambda image, calibration=None, dice_set=None: perfect_readings(by_picture[frame_key(image)])
-
-
-def frame_key(image) -> bytes:
-    return hashlib.sha1(image[::4, ::4].tobytes()).digest()
+        super().__init__(folder, source="demo")
 
 
 @pytest.fixture(scope="module")
@@ -215,7 +174,7 @@ def close(pages: dict) -> None:
 
 
 def test_a_three_player_game_with_the_demo_recordings_dice(browser, tmp_path):
-    server = ServedHere(tmp_path)
+    server = ServedOnTheDemo(tmp_path)
     server.start()
     try:
         final, pages = play_a_whole_game(browser, server, "demo", restart=lambda: (server.stop(), server.start()))
