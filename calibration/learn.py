@@ -102,6 +102,10 @@ def learn(
     sizes = [_measured_edge(empty_table, dice, r.corners) or _edge(r.corners) for r in found]
     if max(sizes) > 1.8 * min(sizes):
         notes.append("The dice look of very different sizes: check that all six are lying flat.")
+    if play_area:
+        problem = play_area_problem(play_area, (width, height), [(r.colour, r.center) for r in found])
+        if problem:
+            raise CalibrationError(problem)
     area = tuple(play_area) if play_area else find_play_area(empty_table, [r.center for r in found])
     return Calibration(
         resolution=(width, height),
@@ -134,6 +138,38 @@ def close_colour_warnings(colours: dict[str, DieColour]) -> list[str]:
                 f"below {CLOSE_COLOURS:.0f}): a whiter, brighter lamp will make them easier to tell apart."
             )
     return warnings
+
+
+def play_area_problem(corners: Sequence[Sequence[float]], resolution: tuple[int, int],
+                      dice: Sequence[tuple[str, tuple[float, float]]]) -> str | None:
+    """Why `corners` (in order round it, pixels) cannot be the play area of a picture of `resolution` in which
+    `dice` (colour, centre) were laid out, or None when they can."""
+    width, height = resolution
+    if not all(0 <= x <= width and 0 <= y <= height for x, y in corners):
+        return f"every corner of the play area must lie in the picture (0 to {width} across, 0 to {height} down)"
+    if _edges_cross(corners):
+        return "the play area's edges cross: put its corners in order round the tray"
+    outline = np.array(corners, np.float32).reshape(-1, 1, 2)
+    left_out = [colour for colour, (x, y) in dice if cv2.pointPolygonTest(outline, (float(x), float(y)), False) < 0]
+    if left_out:
+        return f"the play area must hold the dice laid out for it: the {left_out[0]} die lies outside it"
+    return None
+
+
+def _edges_cross(corners: Sequence[Sequence[float]]) -> bool:
+    """Whether two edges of the polygon that do not share a corner cross or touch."""
+    edges = [(corners[k], corners[(k + 1) % len(corners)]) for k in range(len(corners))]
+
+    def side(a, b, c) -> float:
+        return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+
+    for i, j in itertools.combinations(range(len(edges)), 2):
+        if j == i + 1 or (i == 0 and j == len(edges) - 1):
+            continue  # neighbours share a corner
+        (a, b), (c, d) = edges[i], edges[j]
+        if side(a, b, c) * side(a, b, d) <= 0 and side(c, d, a) * side(c, d, b) <= 0:
+            return True
+    return False
 
 
 def find_play_area(empty_table: np.ndarray, dice_centres: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, CalibrationError, DieColour
-from calibration.learn import close_colour_warnings, find_play_area, learn
+from calibration.learn import close_colour_warnings, find_play_area, learn, play_area_problem
 from synth.geometry import Camera
 from synth.render import render
 from synth.rolls import Film
@@ -166,3 +166,20 @@ def test_calibrate_command_learns_from_a_recording_and_saves(tmp_path, capsys):
     assert cli.main(["calibrate", "--source", str(folder), "--calibration", str(adjusted),
                      "--play-area", "10,10,900,10,900,500,10,500"]) == 0
     assert Calibration.load(adjusted).play_area[2] == (900.0, 500.0)
+    capsys.readouterr()
+    refused = tmp_path / "refused.json"
+    assert cli.main(["calibrate", "--source", str(folder), "--calibration", str(refused),
+                     "--play-area", "10,10,300,10,300,500,10,500"]) != 0
+    assert "the play area must hold the dice laid out for it: the" in capsys.readouterr().err
+    assert not refused.exists()
+
+
+@pytest.mark.parametrize("corners, problem", [
+    ([(0, 0), (960, 0), (960, 540), (0, 540)], None),
+    ([(0, 0), (961, 0), (960, 540), (0, 540)], "every corner of the play area must lie in the picture"),
+    ([(0, 0), (960, 540), (960, 0), (0, 540)], "the play area's edges cross"),
+    ([(0, 0), (480, 0), (480, 540), (0, 540)], "the play area must hold the dice laid out for it: the red die"),
+])
+def test_a_play_area_lies_in_the_picture_is_one_outline_and_holds_the_dice(corners, problem):
+    found = play_area_problem(corners, (960, 540), [("white", (100.0, 100.0)), ("red", (700.0, 300.0))])
+    assert (found is None) if problem is None else found.startswith(problem)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import shutil
 import time
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import calibration
 import camera
 from tests.serve_process import Server
 from tests.test_web_camera import cocked, settled
@@ -269,6 +271,16 @@ def test_a_phone_played_by_keyboard_hears_the_referee(browser, app, host, table,
     context.close()
 
 
+def drawn_box(page, selector: str) -> dict:
+    """The element's box on the page, once drawn: a live update may be redrawing it at the moment asked."""
+    deadline = time.monotonic() + 10
+    while (box := page.locator(selector).bounding_box()) is None:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{selector} was not drawn within 10 s")
+        time.sleep(0.05)
+    return box
+
+
 def test_a_tap_is_not_lost_when_another_players_decision_redraws_the_phone(browser, app, host, table, address):
     """A live update that arrives while a finger is down must not swallow the tap: the press and the release
     would land on different elements, and the browser would send no click."""
@@ -281,7 +293,7 @@ def test_a_tap_is_not_lost_when_another_players_decision_redraws_the_phone(brows
         page.wait_for_selector(".sheet")
         host.post("/api/dice", json=ROLL)
         page.wait_for_selector("#pass")
-        box = page.locator("#pass").bounding_box()
+        box = drawn_box(page, "#pass")
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.down()
         bob = app.test_client()
@@ -353,9 +365,49 @@ def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, t
     page.close()
 
 
+def adjust_the_play_area(page, url, result) -> list[list[float]]:
+    """On the learned result: drags the play area's first corner outward, moves the third with the arrow keys, and
+    drags the second onto the fourth, which the table refuses (the edges would cross); returns the area kept."""
+    width, height = result["resolution"]
+    area = result["play_area"]
+    page.locator("#calibration-overlay").scroll_into_view_if_needed()
+    left, top, shown = page.eval_on_selector("#calibration-overlay", "svg => { const box = svg.getBoundingClientRect(); "
+                                                                    "return [box.x, box.y, box.width]; }")
+    scale = shown / width
+
+    def drag(index, to):
+        handle = drawn_box(page, f"#play-area-corner-{index}")
+        page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(left + to[0] * scale, top + to[1] * scale, steps=5)
+        page.mouse.up()
+
+    def kept():
+        return page.request.get(url + "/api/calibration").json()["result"]["play_area"]
+
+    centre = [sum(point[axis] for point in area) / len(area) for axis in (0, 1)]
+    outward = [area[0][axis] + 0.2 * (area[0][axis] - centre[axis]) for axis in (0, 1)]
+    drag(0, outward)
+    wait_until(lambda: kept()[0] != area[0], "the dragged corner to reach the table")
+    assert kept()[0] == pytest.approx(outward, abs=2 / scale)
+    page.focus("#play-area-corner-2")
+    moved = area[2][0]
+    for _ in range(2):
+        page.keyboard.press("ArrowRight")  # a hundredth of the picture's width, to the whole pixel
+        moved = math.floor(moved + width / 100 + 0.5)
+    wait_until(lambda: kept()[2] == [moved, area[2][1]], "the corner moved by the keys to reach the table")
+    before = kept()
+    drag(1, area[3])
+    page.wait_for_selector("#calibration-error >> text=the play area's edges cross")
+    assert kept() == before
+    assert [float(page.get_attribute("#play-area-corner-1", axis)) for axis in ("cx", "cy")] == before[1]
+    return before
+
+
 def test_the_host_calibrates_the_camera_from_the_table_screen(browser, database, tmp_path, monkeypatch):
     """From the table screen's host tools: the empty table, the six dice (rendered scenes in front of a stand-in
-    camera), the result drawn over the picture, saved, and the camera reading with it; then the settings page."""
+    camera), the result drawn over the picture, the play area adjusted, saved, and the camera reading with it; then
+    the settings page."""
     from tests.test_calibrate import NEUTRAL, frames
     from tests.test_web_calibration import Served
 
@@ -389,9 +441,11 @@ def test_the_host_calibrates_the_camera_from_the_table_screen(browser, database,
                 "/api/calibration/picture.jpg")
             assert page.inner_text("#calibration-warnings") == ("\n".join(result["warnings"]) or "No warnings.")
             assert not (tmp_path / "config" / "qwixx-table" / "calibration.json").exists()
+            area = adjust_the_play_area(page, url, result)
             page.click("#calibration-save")
             page.wait_for_selector("#calibration-step >> text=Saved: the camera reads the dice with this calibration now.")
-            assert (tmp_path / "config" / "qwixx-table" / "calibration.json").exists()
+            saved = calibration.Calibration.load(tmp_path / "config" / "qwixx-table" / "calibration.json")
+            assert [list(corner) for corner in saved.play_area] == area
             assert table_here.loop.calibration.resolution == (dice.shape[1], dice.shape[0])
             page.click("text=Back to the table")
             page.wait_for_selector("#camera-message >> text=Watching the table")

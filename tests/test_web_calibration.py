@@ -94,6 +94,16 @@ def served(database, scene, config_home, monkeypatch):
     served.close()
 
 
+def learned(served, scene) -> dict:
+    """Calibrates up to the result the host looks at, and returns it."""
+    served.post("start")
+    served.post("empty")
+    served.feed.picture = scene["dice"]
+    response = served.post("dice")
+    assert response.status_code == 200, response.json
+    return response.json["result"]
+
+
 def test_the_host_calibrates_saves_and_the_reader_uses_it_at_once(served, scene, config_home):
     saved_at = config_home / "qwixx-table" / "calibration.json"
     response = served.post("start")
@@ -130,10 +140,7 @@ def test_the_host_calibrates_saves_and_the_reader_uses_it_at_once(served, scene,
 
 
 def test_a_restarted_table_reads_with_the_saved_calibration(served, scene, database, monkeypatch):
-    served.post("start")
-    served.post("empty")
-    served.feed.picture = scene["dice"]
-    assert served.post("dice").status_code == 200
+    learned(served, scene)
     served.post("save")
     served.close()
     again = Served(database, scene["dice"], monkeypatch)
@@ -145,10 +152,7 @@ def test_a_restarted_table_reads_with_the_saved_calibration(served, scene, datab
 
 
 def test_cancelling_changes_nothing_and_rolls_are_read_again(served, scene, config_home):
-    served.post("start")
-    served.post("empty")
-    served.feed.picture = scene["dice"]
-    assert served.post("dice").json["step"] == "learned"
+    learned(served, scene)
     read_before = len(served.reader.calibrations)
     response = served.post("cancel")
     assert response.status_code == 200 and response.json["step"] is None and response.json["result"] is None
@@ -178,10 +182,7 @@ def test_a_calibration_that_cannot_be_written_is_refused_and_saved_once_it_can(d
     blocker.write_text("a file where the settings expect a folder")
     served = Served(database, scene["empty"], monkeypatch, {"CALIBRATION_FILE": str(blocker / "calibration.json")})
     try:
-        served.post("start")
-        served.post("empty")
-        served.feed.picture = scene["dice"]
-        served.post("dice")
+        learned(served, scene)
         response = served.post("save")
         assert response.status_code == 503 and response.json["error"] == "not-saved"
         assert str(blocker / "calibration.json") in response.json["message"]
@@ -211,6 +212,49 @@ def test_steps_out_of_order_and_strangers_are_refused(served):
     response = served.host.post("/api/calibration/empty", json={"frames": 3})
     assert response.status_code == 400
     assert served.host.get("/api/calibration").json["step"] == "empty"
+
+
+def test_the_host_sets_the_play_area_and_it_is_saved(served, scene, config_home):
+    result = learned(served, scene)
+    width, height = result["resolution"]
+    frame = [[0, 0], [width, 0], [width, height], [0, height]]
+    response = served.host.post("/api/calibration/play-area", json={"corners": frame})
+    assert response.status_code == 200, response.json
+    assert response.json["result"]["play_area"] == frame and response.json["step"] == "learned"
+    served.post("save")
+    saved = calibration.Calibration.load(config_home / "qwixx-table" / "calibration.json")
+    assert saved.play_area == tuple((float(x), float(y)) for x, y in frame)
+    assert served.loop.calibration.play_area == saved.play_area
+
+
+@pytest.mark.parametrize("corners, status, says", [
+    ("all of it", 400, "corners must be a list"),
+    ([[0, 0], [10, 0]], 400, "corners must have 3 to 32 entries"),
+    ([[0, 0], [10, 0], [10, "ten"]], 400, "corners[2]'s y must be a number"),
+    ([[0, 0], [10, 0], [10, 10, 10]], 400, "corners[2] must be a corner [x, y] in the picture's pixels"),
+    ([[0, 0], [2000, 0], [2000, 500], [0, 500]], 422, "must lie in the picture (0 to 960 across, 0 to 540 down)"),
+    ([[0, 0], [960, 540], [960, 0], [0, 540]], 422, "edges cross"),
+    ([[0, 0], [400, 0], [400, 540], [0, 540]], 422, "must hold the dice laid out for it: the"),
+])
+def test_a_bad_play_area_is_refused_and_the_learned_one_kept(served, scene, corners, status, says):
+    before = learned(served, scene)["play_area"]
+    response = served.host.post("/api/calibration/play-area", json={"corners": corners})
+    assert response.status_code == status and says in response.json["message"], response.json
+    assert served.host.get("/api/calibration").json["result"]["play_area"] == before
+
+
+def test_the_play_area_is_set_only_on_a_result_and_by_the_host(served, scene):
+    square = {"corners": [[0, 0], [960, 0], [960, 540], [0, 540]]}
+    response = served.host.post("/api/calibration/play-area", json=square)
+    assert response.status_code == 409 and response.json["message"] == "No calibration is going on: start one first."
+    learned(served, scene)
+    stranger = served.app.test_client()
+    assert stranger.post("/api/calibration/play-area", json=square).status_code == 403
+    response = served.host.post("/api/calibration/play-area", data="[0, 0]", content_type="application/json")
+    assert response.status_code == 400
+    response = served.host.post("/api/calibration/play-area", data='{"corners": [[0, 0], [NaN, 0], [5, 5]]}',
+                                content_type="application/json")
+    assert response.status_code == 400 and "must be a number" in response.json["message"]
 
 
 def test_a_roll_being_read_is_not_interrupted(database, scene, monkeypatch, config_home):

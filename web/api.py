@@ -14,12 +14,13 @@ from web.live import TooManyStreams
 from web.card_session import CARD_VARIANTS, DEALS, new_seed
 from web.session import Setup
 from web.table import COLOURS, DICE, Table
-from web.validate import ApiError, boolean, fields, integer, list_of, mapping, one_of, optional, text
+from web.validate import ApiError, boolean, fields, integer, list_of, mapping, number, one_of, optional, text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 NAME = text(24, r"[^\x00-\x1f<>&\"']+")  # a player's name: printable, no markup characters
 MAX_SEATS = 5
+MAX_PLAY_AREA_CORNERS = 32  # more than a found outline has (calibration.learn.find_play_area)
 
 
 def table() -> Table:
@@ -247,6 +248,15 @@ def calibration_dice():
     return calibration_response()
 
 
+@bp.post("/calibration/play-area")
+def calibration_play_area():
+    """The host's own play area (the tray's corners in the picture's pixels) instead of the one learned."""
+    auth.require_host()
+    corners = body({"corners": list_of(corner, 3, MAX_PLAY_AREA_CORNERS)})["corners"]
+    calibrating().set_play_area(corners)
+    return calibration_response()
+
+
 @bp.get("/calibration/picture.jpg")
 def calibration_picture():
     auth.require_host()
@@ -279,6 +289,13 @@ def join():
     response = jsonify({**table().me(token), "host": auth.is_host()})
     auth.set_token_cookie(response, auth.SEAT_COOKIE, token)
     return response
+
+
+def corner(value, name):
+    """A point of the camera's picture as [x, y], in pixels."""
+    if not (isinstance(value, list) and len(value) == 2):
+        raise ApiError(400, "bad-request", f"{name} must be a corner [x, y] in the picture's pixels.")
+    return [number(value[0], f"{name}'s x"), number(value[1], f"{name}'s y")]
 
 
 def card(value, name):

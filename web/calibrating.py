@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 import calibration
-from calibration.learn import FRAMES_AVERAGED, average, check, learn
-from vision import read_dice
+from calibration.learn import FRAMES_AVERAGED, average, check, learn, play_area_problem
+from vision import QWIXX_COLOURS, read_dice
 from web.validate import ApiError
 
 
@@ -85,6 +85,17 @@ class Calibrating:
             if warning:
                 learned = replace(learned, notes=(*learned.notes, warning))
             self._dice, self._learned, self._seen = dice, learned, seen
+
+    def set_play_area(self, corners: list[list[float]]) -> None:
+        """The host's own play area for the calibration being made: the tray's corners in the picture, in order
+        round it. Refused, with the learned one kept, unless it lies in the picture, its edges do not cross and it
+        holds the dice laid out for it."""
+        with self._step("learned"):
+            laid_out = [(die.colour, die.center) for die in self._seen if die.colour in QWIXX_COLOURS]
+            problem = play_area_problem(corners, self._learned.resolution, laid_out)
+            if problem:
+                raise ApiError(422, "bad-play-area", f"Not changed: {problem}.")
+            self._learned = replace(self._learned, play_area=tuple((x, y) for x, y in corners))
 
     def picture(self) -> bytes:
         """The dice as the camera saw them for the result, full size (the result's outlines are in its pixels)."""

@@ -5,6 +5,7 @@ A check is a function that takes the value and returns it (possibly normalised) 
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Callable
 
@@ -35,6 +36,12 @@ def integer(low: int, high: int) -> Check:
             raise BadRequest(f"{name} must be between {low} and {high}.")
         return value
     return check
+
+
+def number(value, name):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise BadRequest(f"{name} must be a number.")
+    return float(value)
 
 
 def boolean(value, name):

@@ -9,10 +9,11 @@
     null: "Start when the players are ready: the camera stops reading rolls until you save or cancel.",
     empty: "1. Take every die off the table, then press “The table is clear”.",
     dice: "2. Lay the six dice (two white, red, yellow, green, blue) apart on the tray, top faces up, then press “Learn the dice”.",
-    learned: "3. Check the result: each die outlined and named, the play area dashed. Save it, or lay the dice out again.",
+    learned: "3. Check the result: each die outlined and named, the play area dashed (drag its corners onto the tray's, or move a focused corner with the arrow keys). Save it, or lay the dice out again.",
   };
   const overlay = $("#calibration-overlay");  // the result; out of the page while the live picture shows
   let live = null;  // the timer refreshing the camera's picture during steps 1 and 2
+  let learnedArea = [];  // the play area as the server has it, to go back to when a change is refused
 
   function svg(tag, attributes, text) {
     const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
@@ -69,8 +70,8 @@
     overlay.setAttribute("aria-label", `The dice as learned: ${result.dice.map((die) => `${TITLE[die.colour] || die.colour} ${die.value ?? "?"}`).join(", ") || "none read"}`);
     overlay.replaceChildren(
       svg("image", { href: `/api/calibration/picture.jpg?at=${Date.now()}`, x: 0, y: 0, width, height }),
-      svg("polygon", { class: "play-area", points: result.play_area.map((point) => point.join(",")).join(" "), fill: "none",
-                       stroke: "#fff", "stroke-width": stroke * 1.5, "stroke-dasharray": `${stroke * 6} ${stroke * 4}` }),
+      svg("polygon", { class: "play-area", fill: "none", stroke: "#fff", "stroke-width": stroke * 1.5,
+                       "stroke-dasharray": `${stroke * 6} ${stroke * 4}` }),
       ...result.dice.flatMap((die) => {
         const x = die.corners.reduce((sum, [cx]) => sum + cx, 0) / die.corners.length;
         const y = die.corners.reduce((sum, [, cy]) => sum + cy, 0) / die.corners.length;
@@ -82,11 +83,76 @@
                 svg("polygon", { points, fill: "none", stroke: OUTLINE[die.colour] || "#fff", "stroke-width": stroke * 1.5 }),
                 svg("text", { x, y: top - stroke * 3, "text-anchor": "middle", "font-size": width / 40 },
                     `${TITLE[die.colour] || die.colour} ${die.value ?? "?"}`)];
-      }));
+      }),
+      ...result.play_area.map((_, index) => cornerHandle(index, width, height, stroke)));
+    learnedArea = result.play_area;
+    placeCorners(learnedArea);
     view.replaceChildren(overlay);
   }
 
+  /* The play area's corners: dragged, or moved by the arrow keys (a hundredth of the picture, Shift five), then
+     sent; the server refuses an area that leaves out a die or whose edges cross, and the last one comes back. */
+  function cornerHandle(index, width, height, stroke) {
+    const handle = svg("circle", { class: "corner", id: `play-area-corner-${index}`, r: stroke * 7, "stroke-width": stroke,
+                                   tabindex: 0, role: "button" });
+    const moveTo = (x, y) => {
+      const corners = currentCorners();
+      corners[index] = [Math.round(Math.min(Math.max(x, 0), width)), Math.round(Math.min(Math.max(y, 0), height))];
+      placeCorners(corners);
+    };
+    handle.addEventListener("pointerdown", (event) => {
+      handle.setPointerCapture(event.pointerId);
+      event.preventDefault();
+    });
+    handle.addEventListener("pointermove", (event) => {
+      if (!handle.hasPointerCapture(event.pointerId)) return;
+      const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(overlay.getScreenCTM().inverse());
+      moveTo(point.x, point.y);
+    });
+    handle.addEventListener("lostpointercapture", () => sendCorners());
+    handle.addEventListener("keydown", (event) => {
+      const step = (event.shiftKey ? 5 : 1) * width / 100;
+      const [dx, dy] = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] }[event.key] || [];
+      if (dx === undefined) return;
+      event.preventDefault();
+      const [x, y] = currentCorners()[index];
+      moveTo(x + dx, y + dy);
+      sendCorners();
+    });
+    return handle;
+  }
+
+  function currentCorners() {
+    return [...overlay.querySelectorAll("circle.corner")].map((handle) => [Number(handle.getAttribute("cx")), Number(handle.getAttribute("cy"))]);
+  }
+
+  function placeCorners(corners) {
+    overlay.querySelector("polygon.play-area").setAttribute("points", corners.map((point) => point.join(",")).join(" "));
+    overlay.querySelectorAll("circle.corner").forEach((handle, index) => {
+      handle.setAttribute("cx", corners[index][0]);
+      handle.setAttribute("cy", corners[index][1]);
+      handle.setAttribute("aria-label", `Play area corner ${index + 1} of ${corners.length}, at ${corners[index].map(Math.round).join(", ")}`);
+    });
+  }
+
+  let sending = Promise.resolve();
+  function sendCorners() {
+    const corners = currentCorners();
+    // One change at a time, in the order made: a held arrow key sends many.
+    sending = sending.then(async () => {
+      try {
+        const calibration = await Qwixx.asHost(() => api("/api/calibration/play-area", { corners }));
+        learnedArea = calibration.result.play_area;
+        $("#calibration-error").textContent = "";
+      } catch (failure) {
+        $("#calibration-error").textContent = failure.message;
+        placeCorners(learnedArea);
+      }
+    });
+  }
+
   async function take(step) {
+    await sending;  // the play area as the host left it is part of what is saved
     $("#calibration-error").textContent = "";
     const buttons = [...document.querySelectorAll("#calibration-buttons button")];
     buttons.forEach((button) => { button.disabled = true; });
