@@ -148,18 +148,18 @@ class DiceReader:
             return []
         candidates, probabilities = self.classify_at_best_scale(frame, candidates)
         gain = colour.light_gain(frame) if calibration is None else 1.0
-        found = []
+        found = []  # (candidate, its probabilities, reading, face) of each die
         for candidate, probs in zip(candidates, probabilities):
             read = self._reading(frame, candidate, probs, calibration, gain)
             if read is not None:
                 found.append((candidate, probs, *read))
         dice = [candidate for candidate, *_ in found]
         kept = [die for die in found if not _within_larger_die(die[0], dice)]
-        readings = self._doubt_touching_dice(frame, [die[0] for die in kept], [die[1] for die in kept],
-                                             [die[2] for die in kept])
+        readings = self._doubt_touching_dice(frame, kept)
         if dice_set is None or not kept:
             return readings
-        names = colour.name_as_set([die[3] for die in kept], [reading.colour for reading in readings], dice_set, gain)
+        faces = [face for *_, face in kept]
+        names = colour.name_as_set(faces, [reading.colour for reading in readings], dice_set, gain)
         return [replace(reading, colour=name) for reading, name in zip(readings, names)]
 
     # -- 1. finding dice -------------------------------------------------------------------------
@@ -334,13 +334,13 @@ class DiceReader:
             return "cocked"
         return None
 
-    def _doubt_touching_dice(self, frame, candidates: list[Candidate], probabilities: list[np.ndarray],
-                             readings: list[DieReading]) -> list[DieReading]:
-        """The readings, each die given a value that touches another looked at in its quarter turns and
-        doubted if it may be leaning (see TOUCHING)."""
+    def _doubt_touching_dice(self, frame, dice: list[tuple]) -> list[DieReading]:
+        """The readings of `dice` (as `read` finds them), each die given a value that touches another looked at
+        in its quarter turns and doubted if it may be leaning (see TOUCHING)."""
+        readings = [reading for _, _, reading, _ in dice]
         touching = [k for k, reading in enumerate(readings)
                     if reading.value is not None and _touches(reading, readings)]
-        in_turns = self._in_all_turns(frame, [candidates[k] for k in touching], [probabilities[k] for k in touching])
+        in_turns = self._in_all_turns(frame, [dice[k][0] for k in touching], [dice[k][1] for k in touching])
         doubted = list(readings)
         for k, turns in zip(touching, in_turns):
             tilted = float((turns[:, UNREADABLE] / np.maximum(1.0 - turns[:, NOT_A_DIE], 1e-6)).max())
