@@ -18,10 +18,10 @@ SEEDS = (9001, 9002)  # far from the training seeds (vision.training.synth_scene
 CONFIDENT_WRONG_AT_MOST = 0.06
 MISSED_AT_MOST = 0.12
 CORRECT_AT_LEAST = 0.4
-# A die resting cocked on each of these seeds. The reader gives a value to 6 of the 20 (issue 3: it must give
-# none); the floor catches it getting worse.
+# A die resting cocked on each of these seeds. The reader gives a value to 2 of the 20 (issue 3: it must give
+# none; 6 before touching dice were looked at in their turns); the floor catches it getting worse.
 COCKED_SEEDS = tuple(range(9101, 9121))
-COCKED_GIVEN_AT_MOST = 10
+COCKED_GIVEN_AT_MOST = 4
 # Coloured light, read one die at a time and as one Qwixx roll: on these seeds the reader names 21 of 126
 # colours wrong alone and 11 as a roll (14 with Bookworm's OpenCV 4.6 and numpy 1.24), and makes no roll a
 # full set with a colour wrong.
