@@ -366,8 +366,9 @@ def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, t
 
 
 def adjust_the_play_area(page, url, result) -> list[list[float]]:
-    """On the learned result: drags the play area's first corner outward, moves the third with the arrow keys, and
-    drags the second onto the fourth, which the table refuses (the edges would cross); returns the area kept."""
+    """On the learned result: drags the play area's first corner outward, moves the third with the arrow keys,
+    drags the second onto the fourth, which the table refuses (the edges would cross), and looks at the corners
+    on a phone's screen; returns the area kept."""
     width, height = result["resolution"]
     area = result["play_area"]
     page.locator("#calibration-overlay").scroll_into_view_if_needed()
@@ -401,6 +402,9 @@ def adjust_the_play_area(page, url, result) -> list[list[float]]:
     page.wait_for_selector("#calibration-error >> text=the play area's edges cross")
     assert kept() == before
     assert [float(page.get_attribute("#play-area-corner-1", axis)) for axis in ("cx", "cy")] == before[1]
+    page.set_viewport_size({"width": 390, "height": 844})  # on a phone the corners stay a finger's size
+    wait_until(lambda: drawn_box(page, "#play-area-corner-0")["width"] >= 31, "the corners to suit a finger")
+    page.set_viewport_size({"width": 1280, "height": 800})
     return before
 
 

@@ -88,13 +88,26 @@
     learnedArea = result.play_area;
     placeCorners(learnedArea);
     view.replaceChildren(overlay);
+    sizeHandles();
   }
+
+  /* A corner a finger can take on a phone too: at least HANDLE_PX across on the screen, whatever the picture's size. */
+  const HANDLE_PX = 32;
+  function sizeHandles() {
+    const shown = overlay.getBoundingClientRect().width;
+    const width = overlay.viewBox.baseVal.width;
+    if (!shown || !width) return;
+    overlay.querySelectorAll("circle.corner").forEach((handle) => {
+      handle.setAttribute("r", Math.max(Number(handle.dataset.radius), HANDLE_PX / 2 * width / shown));
+    });
+  }
+  window.addEventListener("resize", sizeHandles);
 
   /* The play area's corners: dragged, or moved by the arrow keys (a hundredth of the picture, Shift five), then
      sent; the server refuses an area that leaves out a die or whose edges cross, and the last one comes back. */
   function cornerHandle(index, width, height, stroke) {
-    const handle = svg("circle", { class: "corner", id: `play-area-corner-${index}`, r: stroke * 7, "stroke-width": stroke,
-                                   tabindex: 0, role: "button" });
+    const handle = svg("circle", { class: "corner", id: `play-area-corner-${index}`, r: stroke * 7, "data-radius": stroke * 7,
+                                   "stroke-width": stroke, tabindex: 0, role: "button" });
     const moveTo = (x, y) => {
       const corners = currentCorners();
       corners[index] = [Math.round(Math.min(Math.max(x, 0), width)), Math.round(Math.min(Math.max(y, 0), height))];
