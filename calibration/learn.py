@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from calibration.model import Calibration, CalibrationError, DieColour, Exposure, delta_e, to_lab
+from calibration.model import Calibration, CalibrationError, DieColour, Exposure, delta_e, in_polygon, to_lab
 
 QWIXX_SET = ("white", "white", "red", "yellow", "green", "blue")
 # Typical hue angles (degrees, CIELAB) of Qwixx's coloured dice under neutral light.
@@ -149,8 +149,7 @@ def play_area_problem(corners: Sequence[Sequence[float]], resolution: tuple[int,
         return f"every corner of the play area must lie in the picture (0 to {width} across, 0 to {height} down)"
     if _edges_cross(corners):
         return "the play area's edges cross: put its corners in order round the tray"
-    outline = np.array(corners, np.float32).reshape(-1, 1, 2)
-    left_out = [colour for colour, (x, y) in dice if cv2.pointPolygonTest(outline, (float(x), float(y)), False) < 0]
+    left_out = [colour for colour, centre in dice if not in_polygon(corners, centre)]
     if left_out:
         return f"the play area must hold the dice laid out for it: the {left_out[0]} die lies outside it"
     return None

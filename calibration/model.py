@@ -14,6 +14,7 @@ import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Sequence
 
 import cv2
 import numpy as np
@@ -23,6 +24,12 @@ VERSION = 1
 
 Lab = tuple[float, float, float]
 Point = tuple[float, float]
+
+
+def in_polygon(corners: Sequence[Point], point: Point) -> bool:
+    """Whether `point` lies in the polygon of `corners` (in order round it) or on its outline."""
+    contour = np.array(corners, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
 
 
 class CalibrationError(ValueError):
@@ -154,8 +161,7 @@ class Calibration:
         return mask
 
     def in_play_area(self, point: Point) -> bool:
-        contour = np.array(self.play_area, np.float32).reshape(-1, 1, 2)
-        return cv2.pointPolygonTest(contour, (float(point[0]), float(point[1])), False) >= 0
+        return in_polygon(self.play_area, point)
 
     def scaled_to(self, width: int, height: int) -> "Calibration":
         """This calibration for frames of `width` x `height` from the same camera.
