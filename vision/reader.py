@@ -70,7 +70,13 @@ SURE_DIE = 0.75  # a thing this likely a die is reported even when it shows no p
 # Below this extent a die's pips are a pixel or two: its value is never given.
 READABLE_EXTENT = 11.0
 EDGE_MARGIN = 0.15  # share of the extent that may lie outside the frame before the die counts as cut off
-LARGER_DIE = 1.6  # a die this much larger than another found inside it is the real one
+# A candidate this much larger than another whose centre lies inside it is a different reading of the same
+# place: a die and one of its pips, or a heap of dice and one of them. Neither hides the other before both
+# are read, when the smaller is smaller than any die looked for (on a 3000x1500 photo of 150-pixel dice the
+# pips, found stronger than their dice, had hidden them); then the larger is kept unless only the smaller
+# shows a value. On the dev photos: validation 66.6% read rather than 66.1%, labels.json 80.3% rather than
+# 76.8%, tune part and generated scenes unchanged (scripts outside the repository).
+LARGER_DIE = 1.6
 # The classifier's classes: not a die, 1-6, a die whose top cannot be read.
 NOT_A_DIE, UNREADABLE, CLASS_COUNT = 0, 7, 8
 # The classifier can see each crop turned by 0..VIEWS-1 quarters (it was trained on every turn). With the
@@ -156,8 +162,7 @@ class DiceReader:
             read = self._reading(frame, candidate, probs, calibration, gain)
             if read is not None:
                 found.append((candidate, probs, *read))
-        dice = [candidate for candidate, *_ in found]
-        kept = [die for die in found if not _within_larger_die(die[0], dice)]
+        kept = [die for die in found if not _gives_way(die, found)]
         readings = self._doubt_touching_dice(frame, kept)
         if dice_set is None or not kept:
             return readings
@@ -175,7 +180,7 @@ class DiceReader:
             die_size = calibration.scaled_to(frame_shape[1], frame_shape[0]).die_size
             extent = die_size * 1.2  # a top face's box, a little larger when turned
             return [min(math.sqrt(low * high) / extent, 1.0)]
-        smallest = max(SMALLEST_DIE, SMALLEST_DIE_SHARE * short_side)
+        smallest = _smallest_die(short_side)
         largest = LARGEST_DIE_SHARE * short_side
         scales = [min(SMALLEST_AT / smallest, 1.0)]
         while largest * scales[-1] > high and short_side * scales[-1] / LEVEL_STEP >= 24:
@@ -208,7 +213,9 @@ class DiceReader:
             keep = (extent >= low) & (extent < high)
             found += [Candidate(*c) for c in zip(x[keep] * ax + bx, y[keep] * ay + by,
                                                   extent[keep] * math.sqrt(ax * ay), score[keep])]
-        return _suppress_duplicates(found)[:MAX_CANDIDATES]
+        # With a calibration the one level shows dice, not their pips.
+        smallest = 0.0 if calibration is not None else _smallest_die(min(height, width))
+        return _suppress_duplicates(found, smallest)[:MAX_CANDIDATES]
 
     def _peaks(self, level: np.ndarray):
         """Centres (x, y), extents and heat of the strongest local maxima of the heat-map, level pixels."""
@@ -429,20 +436,35 @@ def _doubt_if_leaning(reading: DieReading, tilted: float) -> DieReading:
     return replace(reading, value=None, problem="cocked", confidence=1.0 - reading.confidence)
 
 
-def _within_larger_die(candidate: Candidate, dice: list[Candidate]) -> bool:
-    """A pip or a patch of a large die, found again as a small die of its own."""
-    return any(
-        other.extent > LARGER_DIE * candidate.extent
-        and math.hypot(candidate.x - other.x, candidate.y - other.y) < other.extent / 2
-        for other in dice
-    )
+def _smallest_die(short_side: int) -> float:
+    """Without a calibration, the extent of the smallest die looked for in a frame with this shorter side."""
+    return max(SMALLEST_DIE, SMALLEST_DIE_SHARE * short_side)
 
 
-def _suppress_duplicates(candidates: list[Candidate]) -> list[Candidate]:
-    """Strongest first; drop a candidate whose centre lies within half a die of a stronger one."""
+def _inside(small: Candidate, large: Candidate) -> bool:
+    """Whether `large` is LARGER_DIE times larger than `small` and holds its centre."""
+    return large.extent > LARGER_DIE * small.extent and math.hypot(small.x - large.x, small.y - large.y) < large.extent / 2
+
+
+def _gives_way(die: tuple, found: list[tuple]) -> bool:
+    """Whether this die (as `read` finds them) gives way to another reading of the same place (see
+    LARGER_DIE): a smaller die gives way to the larger one around it, unless it alone shows a value."""
+    candidate, _, reading, _ = die
+    for other, _, other_reading, _ in found:
+        if _inside(candidate, other) and (other_reading.value is not None or reading.value is None):
+            return True
+        if _inside(other, candidate) and other_reading.value is not None and reading.value is None:
+            return True
+    return False
+
+
+def _suppress_duplicates(candidates: list[Candidate], smallest: float) -> list[Candidate]:
+    """Strongest first; drop a candidate whose centre lies within half a die of a stronger one, unless the
+    stronger one is smaller than the `smallest` die looked for and inside it (see LARGER_DIE)."""
     kept: list[Candidate] = []
     for candidate in sorted(candidates, key=lambda c: -c.score):
-        if all(math.hypot(candidate.x - k.x, candidate.y - k.y) > 0.5 * max(candidate.extent, k.extent) for k in kept):
+        if all(math.hypot(candidate.x - k.x, candidate.y - k.y) > 0.5 * max(candidate.extent, k.extent)
+               or (k.extent < smallest and _inside(k, candidate)) for k in kept):
             kept.append(candidate)
     return kept
 
