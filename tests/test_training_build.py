@@ -57,3 +57,26 @@ def test_photos_and_a_rendered_scene_each_give_their_views_and_patches(samples_b
     assert domains == {build.DOMAINS.index("dev"), build.DOMAINS.index("synth")}
     dice_of_first_view = [row for row in samples.view_dice if row[0] == 0]
     assert dice_of_first_view  # a view is drawn around a die
+
+
+class FindsThese:
+    """A stand-in for the reader's detector: finds the candidates it is given."""
+
+    def __init__(self, *candidates):
+        self.candidates = candidates
+
+    def find(self, image):
+        return list(self.candidates)
+
+
+def test_what_is_found_on_a_die_but_much_smaller_than_it_is_mined_as_not_a_die():
+    from vision.reader import LARGER_DIE, Candidate
+    from vision.training.scenes import Scene, SceneDie
+
+    scene = Scene(np.zeros((600, 600, 3), np.uint8), [SceneDie(300.0, 300.0, 150.0, 5, True)], "synth")
+    die = Candidate(305.0, 298.0, 140.0, 0.9)
+    pip = Candidate(330.0, 270.0, 150.0 / LARGER_DIE - 5, 0.8)
+    patch_of_the_die = Candidate(300.0, 300.0, 150.0 / LARGER_DIE + 5, 0.5)
+    elsewhere = Candidate(80.0, 80.0, 140.0, 0.4)
+    mined = build.false_candidates(scene, FindsThese(die, pip, patch_of_the_die, elsewhere))
+    assert mined == [(pip.x, pip.y, pip.extent), (elsewhere.x, elsewhere.y, elsewhere.extent)]

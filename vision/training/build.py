@@ -27,6 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.reader import LARGER_DIE
 from vision.training import samples
 from vision.training.scenes import NOT_A_DIE, Scene, dev_scenes, generated_scene, synth_scene
 from vision.training.synth_scenes import TRAINING_SEEDS
@@ -79,13 +80,16 @@ def scene_samples(scene: Scene, views_per_scene: int, rng, finder=None) -> Sampl
 
 
 def false_candidates(scene: Scene, finder) -> list[tuple[float, float, float]]:
-    """What the detector finds where no die is: candidates further than half a die from every die."""
+    """What the detector finds where no die is: candidates further than half a die from every die, and
+    those lying on a die but LARGER_DIE times smaller than it (a pip, which the classifier had read as a
+    black die showing 1)."""
     centres = np.array([(d.x, d.y) for d in scene.dice], np.float64).reshape(-1, 2)
     extents = np.array([d.extent for d in scene.dice], np.float64)
     found = []
     for candidate in finder.find(scene.image):
         distance = np.hypot(centres[:, 0] - candidate.x, centres[:, 1] - candidate.y)
-        if not np.any(distance < 0.45 * np.maximum(extents, candidate.extent)):
+        on_a_die = (distance < 0.45 * np.maximum(extents, candidate.extent)) & (extents <= LARGER_DIE * candidate.extent)
+        if not np.any(on_a_die):
             found.append((candidate.x, candidate.y, candidate.extent))
     return found
 

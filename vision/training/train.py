@@ -23,6 +23,15 @@ The networks in vision/models were trained on one GPU with 16 processor cores, f
 2,038 scenes rendered in the time given (16,304 views), 42,291 classifier patches and 12,491 candidates the
 previous networks (MODELS) found where no die is. The detector ran 39 epochs, the classifier 76 of 60,000
 crops; on the tune part the classifier then named the value of 93.5% of centred dice (the previous one 90%).
+The classifier was then fine-tuned from those files on two processor cores, with what the networks find
+on the pips of large dice mined as not dice (build's false_candidates):
+
+    python -m vision.training.build DATA2 --render 2500 --mine vision/models --workers 2
+    python -m vision.training.train DATA2 --only classifier --init vision/models --out NEW \
+        --classifier-widths 24,48,64,96 --classifier-epoch-samples 30000 --classifier-rate 5e-4 --minutes 18 --workers 1
+
+and NEW/classifier.onnx copied into vision/models (DATA2: 66,650 patches, 16,017 of them mined; 28 epochs;
+93.5% of centred tune dice named, as before).
 """
 from __future__ import annotations
 
