@@ -88,8 +88,9 @@ def false_candidates(scene: Scene, finder) -> list[tuple[float, float, float]]:
     found = []
     for candidate in finder.find(scene.image):
         distance = np.hypot(centres[:, 0] - candidate.x, centres[:, 1] - candidate.y)
-        on_a_die = (distance < 0.45 * np.maximum(extents, candidate.extent)) & (extents <= LARGER_DIE * candidate.extent)
-        if not np.any(on_a_die):
+        near = distance < 0.45 * np.maximum(extents, candidate.extent)
+        matches_a_die = near & (extents <= LARGER_DIE * candidate.extent)
+        if not np.any(matches_a_die):
             found.append((candidate.x, candidate.y, candidate.extent))
     return found
 
