@@ -91,3 +91,12 @@ def test_a_large_six_whose_size_the_detector_overestimates_is_still_found():
     readings = R.DiceReader().read(frame)
     on_it = [r for r in readings if math.dist(r.center, six.center) < 0.5 * six.size_px]
     assert [(r.colour, r.value) for r in on_it] == [("white", 6)]
+
+
+def test_a_larger_unread_reading_around_a_die_read_is_dropped_however_close_their_sizes():
+    """The looks at other sizes and centres can leave a heap's reading (no value) and a die's inside it less
+    than LARGER_DIE apart in size; they are still one place."""
+    die = Candidate(500.0, 500.0, 50.0, 0.9)
+    heap = Candidate(505.0, 497.0, 75.0, 0.5)
+    both = [found(die, 4), found(heap, None)]
+    assert [not _gives_way(one, both) for one in both] == [True, False]
