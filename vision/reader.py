@@ -153,8 +153,9 @@ class DiceReader:
     def __init__(self, models: Path = MODELS) -> None:
         self.detector = _load(models / "detector.onnx")
         # OpenCV 5's new engine (its default) runs the classifier's batches of small crops slower than its
-        # classic one, the detector's large levels faster: 37.4 against 32.4 ms per generated 1280x720 frame
-        # on one core, the same readings (A/B in one process, scripts outside the repository).
+        # classic one, the detector's large levels faster: a tenth less time per generated 1280x720 frame on
+        # one core with the classic one, the same readings (A/B in one process taking the two in turn,
+        # median ratio 0.90; scripts outside the repository).
         self.classifier = _load(models / "classifier.onnx", "ENGINE_CLASSIC")
 
     def read(self, frame: np.ndarray, calibration=None, dice_set: Mapping[str, int] | None = None) -> list[DieReading]:
