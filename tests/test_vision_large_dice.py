@@ -9,7 +9,7 @@ import pytest
 from synth import CONDITIONS, random_scene, render
 from tests.test_vision_generated import truth_dice
 from vision import reader as R
-from vision.reader import PIP_SCALE, Candidate, _gives_way, _suppress_duplicates
+from vision.reader import PIP_SCALE, Candidate, _gives_way, _is_heap, _suppress_duplicates
 from vision.readings import DieReading
 from vision.scoring import score
 
@@ -100,3 +100,33 @@ def test_a_larger_unread_reading_around_a_die_read_is_dropped_however_close_thei
     heap = Candidate(505.0, 497.0, 75.0, 0.5)
     both = [found(die, 4), found(heap, None)]
     assert [not _gives_way(one, both) for one in both] == [True, False]
+
+
+@pytest.mark.parametrize("values_inside, heap", [((3, 1), True), ((3, None), False), ((None, None), False)])
+def test_a_reading_holding_two_dice_read_is_a_heap_of_them(values_inside, heap):
+    """Two dice side by side look to a coarse level like one die showing 2 (a dev tune photo: a 190-pixel
+    "white 2" around a red and a yellow die)."""
+    around = found(Candidate(390.0, 280.0, 190.0, 0.5), 2)
+    inside = [found(Candidate(382.0, 246.0, 34.0, 0.8), values_inside[0]),
+              found(Candidate(404.0, 310.0, 37.0, 0.6), values_inside[1])]
+    assert _is_heap(around, [around, *inside]) == heap
+    assert not any(_is_heap(die, [around, *inside]) for die in inside)
+
+
+def test_the_reader_reports_two_dice_not_the_die_they_seem_to_make_together(monkeypatch):
+    """Through `read`: the classifier reads the pair as one die showing 2, and each die by itself."""
+    reader = R.DiceReader()
+    pair = Candidate(390.0, 280.0, 190.0, 0.9)
+    first, second = Candidate(382.0, 246.0, 34.0, 0.8), Candidate(404.0, 310.0, 37.0, 0.6)
+    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: [pair, first, second])
+
+    def classify(frame, candidates, turns=range(R.VIEWS)):
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        for index, candidate in enumerate(candidates):
+            probs[index, :, {pair: 2, first: 1, second: 3}[candidate]] = 1.0
+        return probs
+
+    monkeypatch.setattr(reader, "classify", classify)
+    frame = np.full((640, 640, 3), 180, np.uint8)
+    readings = reader.read(frame)
+    assert sorted((r.value, r.center) for r in readings) == [(1, (first.x, first.y)), (3, (second.x, second.y))]
