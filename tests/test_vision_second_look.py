@@ -49,7 +49,8 @@ def test_a_look_from_beside_must_be_surer_than_the_value_threshold(reader, monke
 
 
 def test_a_die_far_from_readable_is_not_looked_at_from_beside(reader, monkeypatch):
-    _, _, crops = read_at(reader, monkeypatch, best=(108.0, 100.0), peak=0.9)  # 0.5 sure at its centre
+    _, _, crops = read_at(reader, monkeypatch, best=(110.0, 100.0), peak=0.9)  # 0.4 sure at its centre
+    assert 0.4 < R.SHIFT_FROM
     assert crops == 1 + len(R.RESCALED)
 
 
@@ -86,5 +87,5 @@ def test_a_die_unsure_in_all_its_turns_on_average_is_not_read(reader, monkeypatc
 
 
 def test_a_die_far_from_readable_is_not_looked_at_in_its_turns(reader, monkeypatch):
-    reading = read_one(reader, monkeypatch, TurnedClassifier(sure=0.5, turned_sure=1.0))
-    assert reading.value is None
+    reading = read_one(reader, monkeypatch, TurnedClassifier(sure=0.4, turned_sure=1.0))
+    assert 0.4 < R.SHIFT_FROM and reading.value is None
