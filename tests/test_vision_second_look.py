@@ -89,3 +89,18 @@ def test_a_die_unsure_in_all_its_turns_on_average_is_not_read(reader, monkeypatc
 def test_a_die_far_from_readable_is_not_looked_at_in_its_turns(reader, monkeypatch):
     reading = read_one(reader, monkeypatch, TurnedClassifier(sure=0.4, turned_sure=1.0))
     assert 0.4 < R.SHIFT_FROM and reading.value is None
+
+
+@pytest.mark.parametrize("die_probability, reported", [(0.7, False), (0.85, True)])
+def test_a_thing_is_reported_as_a_die_only_when_the_classifier_is_sure_enough_it_is_one(
+        reader, monkeypatch, die_probability, reported):
+    def classifier(frame, candidates, turns=range(R.VIEWS)):
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        probs[:, :, R.NOT_A_DIE] = 1.0 - die_probability
+        probs[:, :, 4] = die_probability  # surely a four, if a die at all
+        return probs
+
+    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: [R.Candidate(100.0, 100.0, 30.0, 0.9)])
+    monkeypatch.setattr(reader, "classify", classifier)
+    readings = reader.read(np.full((200, 200, 3), 128, np.uint8))
+    assert [r.value for r in readings] == ([4] if reported else [])
