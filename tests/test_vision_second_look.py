@@ -12,7 +12,7 @@ class FakeClassifier:
     def __init__(self, best, peak):
         self.best, self.peak, self.crops = best, peak, 0
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS)):
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), network=None):
         self.crops += len(candidates) * len(turns)
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, c in enumerate(candidates):
@@ -60,7 +60,7 @@ class TurnedClassifier:
     def __init__(self, sure, turned_sure):
         self.sure, self.turned_sure = sure, turned_sure
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS)):
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), network=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, turn in enumerate(turns):
             probs[:, index, 4] = self.sure if turn == 0 else self.turned_sure
@@ -86,6 +86,31 @@ def test_a_die_unsure_in_all_its_turns_on_average_is_not_read(reader, monkeypatc
     assert reading.value is None and reading.problem is not None
 
 
+class TwoClassifiers:
+    """A four, `sure` in every view of the first classifier and `second_sure` in the second's."""
+
+    def __init__(self, reader, sure, second_sure):
+        self.reader, self.sure, self.second_sure = reader, sure, second_sure
+        self.second_crops = 0
+
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), network=None):
+        second = network is self.reader.second_classifier
+        self.second_crops += len(candidates) * len(turns) if second else 0
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        probs[:, :, 4] = self.second_sure if second else self.sure
+        probs[:, :, R.UNREADABLE] = 1.0 - probs[:, :, 4]
+        return probs
+
+
+@pytest.mark.parametrize("sure, second_sure, read", [(0.8, 0.95, True), (0.86, 0.6, False), (0.95, 0.3, True)])
+def test_the_last_look_at_an_unsure_die_is_the_two_classifiers_together(reader, monkeypatch, sure, second_sure, read):
+    classifiers = TwoClassifiers(reader, sure, second_sure)
+    reading = read_one(reader, monkeypatch, classifiers)
+    assert (reading.value == 4) == read
+    # The second classifier is asked only about a die the first was unsure of.
+    assert classifiers.second_crops == (0 if sure >= R.VALUE_CONFIDENCE else R.TURNED_VIEWS)
+
+
 def test_a_die_far_from_readable_is_not_looked_at_in_its_turns(reader, monkeypatch):
     reading = read_one(reader, monkeypatch, TurnedClassifier(sure=0.4, turned_sure=1.0))
     assert 0.4 < R.SHIFT_FROM and reading.value is None
@@ -94,7 +119,7 @@ def test_a_die_far_from_readable_is_not_looked_at_in_its_turns(reader, monkeypat
 @pytest.mark.parametrize("die_probability, reported", [(0.7, False), (0.85, True)])
 def test_a_thing_is_reported_as_a_die_only_when_the_classifier_is_sure_enough_it_is_one(
         reader, monkeypatch, die_probability, reported):
-    def classifier(frame, candidates, turns=range(R.VIEWS)):
+    def classifier(frame, candidates, turns=range(R.VIEWS), network=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         probs[:, :, R.NOT_A_DIE] = 1.0 - die_probability
         probs[:, :, 4] = die_probability  # surely a four, if a die at all

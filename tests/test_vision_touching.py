@@ -38,7 +38,7 @@ class TiltedInOneTurn:
     def __init__(self, tilted):
         self.tilted = tilted
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS)):
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), network=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, turn in enumerate(turns):
             tilted = self.tilted if turn == 1 else 0.0
