@@ -10,7 +10,7 @@ How it works, and why:
 2. Read each die. A crop around each candidate, cut from the full-resolution frame, goes to a second
    small network (models/classifier.onnx): not a die, 1-6, or a die whose top cannot be read (cocked,
    hidden), in VIEWS quarter turns; a die it is unsure of is looked at again at other sizes (the detector's
-   is often a fifth off), from beside its centre, then in every quarter turn by it and by a second
+   is often a fifth off), from beside its centre, then in every quarter turn by it and by another
    classifier (models/second-classifier.onnx). A value is reported only when the networks, averaged over
    the views, are sure of it; otherwise the value is None and the reading says why.
 3. Name the colour from robust statistics of the die's face in CIELAB (classical, see vision/colour.py),
@@ -131,8 +131,8 @@ TURNED_VIEWS = 4
 TURNED_CONFIDENCE = 0.82
 # That last look is also taken by a second classifier, the first fine-tuned with more of the dev photos'
 # dice in its batches (vision/training/train.py says how): alone it reads more real dice than the first and
-# is wrong more often, sure of its mistakes; the two averaged over their turns are wrong less often than
-# either. On the dev tune part 76.8% of dice were then read rather than 76.2%, on 100 generated scenes (as
+# is wrong more often, sure of its mistakes; the two averaged over their turns read more than the first
+# and are wrong no more often. On the dev tune part 76.8% of dice were then read rather than 76.2%, on 100 generated scenes (as
 # rolls) 71.8% rather than 71.0%, wrong values unchanged (1.05%, 1.83%), labels.json unchanged; leaning
 # dice given a value 20 rather than 23 of one hundred, 25 rather than 23 of bench/vision.py's hundred
 # (scripts outside the repository).
