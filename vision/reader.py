@@ -132,10 +132,10 @@ TURNED_CONFIDENCE = 0.82
 # That last look is also taken by a second classifier, the first fine-tuned with more of the dev photos'
 # dice in its batches (vision/training/train.py says how): alone it reads more real dice than the first and
 # is wrong more often, sure of its mistakes; the two averaged over their turns read more than the first
-# and are wrong no more often. On the dev tune part 76.8% of dice were then read rather than 76.2%, on 100 generated scenes (as
-# rolls) 71.8% rather than 71.0%, wrong values unchanged (1.05%, 1.83%), labels.json unchanged; leaning
-# dice given a value 20 rather than 23 of one hundred, 25 rather than 23 of bench/vision.py's hundred
-# (scripts outside the repository).
+# and are wrong no more often. On the dev tune part 76.8% of dice were then read rather than 76.2%, on 100
+# generated scenes (as rolls) 71.8% rather than 71.0%, wrong values unchanged (1.05%, 1.83%), labels.json
+# unchanged; leaning dice given a value 20 rather than 23 of one hundred, 25 rather than 23 of
+# bench/vision.py's hundred (scripts outside the repository).
 
 
 class FrameError(ValueError):

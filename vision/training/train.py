@@ -353,6 +353,14 @@ def export(net: nn.Module, example: torch.Tensor, path: Path, dynamic: bool) -> 
                       output_names=["output"], dynamic_axes=axes, do_constant_folding=True)
 
 
+def batch_shares(text: str) -> tuple[float, ...]:
+    """--batch-shares: one share for each of BATCH_SHARES' groups, in its order."""
+    shares = tuple(float(v) for v in text.split(","))
+    if len(shares) != len(BATCH_SHARES) or min(shares) < 0 or sum(shares) <= 0:
+        raise argparse.ArgumentTypeError(f"give {len(BATCH_SHARES)} shares, none negative, such as 0.35,0.25,0.4")
+    return shares
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("data", type=Path, help="the folder vision.training.build wrote")
@@ -369,8 +377,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="fine-tune the networks exported into this folder instead of starting afresh")
     parser.add_argument("--detector-rate", type=float, default=3e-3)
     parser.add_argument("--classifier-rate", type=float, default=3e-3)
-    parser.add_argument("--batch-shares", type=lambda text: tuple(float(v) for v in text.split(",")),
-                        default=tuple(BATCH_SHARES.values()), metavar="DEV,GENERATED,NOT_A_DIE",
+    parser.add_argument("--batch-shares", type=batch_shares, default=tuple(BATCH_SHARES.values()),
+                        metavar="DEV,GENERATED,NOT_A_DIE",
                         help="shares of the classifier's batches: dice of the dev photos, generated dice, not dice")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--workers", type=int, default=0, help="processes making batches")
