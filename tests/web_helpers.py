@@ -66,7 +66,14 @@ def stop_serving(server, thread: threading.Thread) -> None:
     server.trigger.pull_trigger(close_connections)
     connections_closed.wait(10)
     server.task_dispatcher.shutdown()
-    server.trigger.pull_trigger(server.trigger.close)
+    try:
+        server.trigger.pull_trigger(server.trigger.close)
+    except OSError:
+        # Once, in a clean-clone CI run, the trigger's pipe was already closed here (EBADF; the cause was not
+        # found). The loop cannot be woken then, and closing the trigger again could close a descriptor
+        # that is by now another's: its daemon thread is left to end with the process. The test's own
+        # checks have passed by now.
+        return
     thread.join(10)
 
 
