@@ -123,29 +123,37 @@ def test_a_dealt_card_game_on_two_phones_and_the_table_screen(browser, app, tabl
         page.context.close()
 
 
+def to_anns_real_play(screen, browser, address, game, pages: dict) -> None:  # noqa: F811
+    """A real-cards game on the table screen and two phones (added to `pages`), Ann first, up to Ann's play: the
+    host entered 7, Bob crossed red 7, Ann passed."""
+    set_up_cards(screen, address, "real-cards")
+    pages.update(zip(PLAYERS, (join(browser, address, person) for person in range(2))))
+    ann, bob = pages["Ann"], pages["Bob"]
+    assert "You hold 4 cards" in ann.inner_text(".hand")
+    screen.click("#announce-7")
+    screen.click("#enter-number")
+    wait_until(lambda: game().announced == 7, "the number 7")
+    bob.click("#box-red-7.legal")
+    bob.click("#confirm")
+    ann.click("#pass")
+    wait_until(lambda: game().phase.value == "play", "Ann's play")
+
+
 def test_real_cards_told_on_the_table_screen_and_the_phones(browser, app, table, address):  # noqa: F811
     """Real cards: the host enters the announced number on the table screen, then the phones decide, and the active
     phone says which cards it plays; the referee offers the ways to cross them."""
     screen = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
     pages = {"table": screen}
     with screenshots_on_failure(pages, "cards-real"):
-        set_up_cards(screen, address, "real-cards")
         game = game_of(table)
-        ann, bob = (join(browser, address, person) for person in range(2))
-        pages.update(Ann=ann, Bob=bob)
-        assert "You hold 4 cards" in ann.inner_text(".hand")
-        screen.click("#announce-7")
-        screen.click("#enter-number")
-        wait_until(lambda: game().announced == 7, "the number 7")
-        bob.click("#box-red-7.legal")
-        bob.click("#confirm")
-        ann.click("#pass")
-        wait_until(lambda: game().phase.value == "play", "Ann's play")
+        to_anns_real_play(screen, browser, address, game, pages)
+        ann, bob = pages["Ann"], pages["Bob"]
         # Ann plays red 5 and 6 and crosses both (her red 2-4 skipped: before a play's first cross is free).
         ann.click("#colour-red")
         ann.click("#card-5")
         ann.click("#card-6")
-        ann.wait_for_selector(".play-options button")
+        # The plays of red 5 alone may show until the page has the answer for red 5 and 6.
+        ann.wait_for_selector(".play-options button >> text=Cross red 5 and 6")
         labels = ann.eval_on_selector_all(".play-options button", "nodes => nodes.map(node => node.textContent)")
         assert "Cross red 5 and 6 · skips 3 · 0 → 3 points" in labels, labels
         ann.click("text=Cross red 5 and 6")
@@ -174,3 +182,28 @@ def test_real_cards_told_on_the_table_screen_and_the_phones(browser, app, table,
         screen.wait_for_selector("#enter-number")  # the host may announce for Ann again
     for page in pages.values():
         page.context.close()
+
+
+def test_a_late_answer_for_cards_since_changed_is_not_shown(browser, app, table, address):  # noqa: F811
+    """The referee's ways to play the cards chosen before the last tap, answered after those of the cards chosen
+    now, do not take their place (a quick tapper saw the plays of other cards, or none)."""
+    screen = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    pages = {"table": screen}
+    with screenshots_on_failure(pages, "cards-late-answer"):
+        to_anns_real_play(screen, browser, address, game_of(table), pages)
+        ann = pages["Ann"]
+        held = []
+        ann.route("**/api/options", lambda route: held.append(route) if not held else route.continue_())
+        ann.click("#colour-red")
+        ann.click("#card-5")  # its question is held back
+        ann.click("#card-6")
+        ann.wait_for_selector(".play-options button >> text=Cross red 5 and 6")
+        with ann.expect_response("**/api/options"):
+            held[0].continue_()
+        ann.wait_for_timeout(300)  # time for the page to act on the late answer
+        labels = ann.eval_on_selector_all(".play-options button", "nodes => nodes.map(node => node.textContent)")
+        assert labels == ["Cross nothing · penalty −5", "Cross red 5 · skips 3 · 0 → 1 point",
+                          "Cross red 6 · skips 4 · 0 → 1 point", "Cross red 5 and 6 · skips 3 · 0 → 3 points"], labels
+    for page in pages.values():
+        page.context.close()
+

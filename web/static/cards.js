@@ -187,19 +187,24 @@ const QwixxCards = (() => {
     pick.cross = []; pick.colour = null; pick.option = null; pick.why = ""; pick.realOptions = null;
     ctx.rerender();
     if (!cards.length) return;
-    const key = pick.key;
+    // An answer about cards chosen before a later tap (or in an earlier action) is dropped: it arrives in any order.
+    const chosen = pick;
+    const current = () => pick === chosen && (real ? pick.real : pick.cards) === cards;
     try {
       if (real) {
         const answer = await api("/api/options", { seat: ctx.seat, cards });
-        if (pick.key === key) pick.realOptions = answer.options;
+        if (!current()) return;
+        pick.realOptions = answer.options;
       }
       const plays = real ? pick.realOptions : ((ctx.mine && ctx.mine.options) || []).filter((option) => option.action.action === "play" && sameCards(option.action.cards, cards));
-      if (plays && !plays.length) {
+      if (!plays.length) {
         const answer = await api("/api/why", { seat: ctx.seat, action: "play", cards, cross: [] });
-        if (pick.key === key) pick.why = answer.message;
+        if (!current()) return;
+        pick.why = answer.message;
       }
     } catch (failure) {
-      if (pick.key === key) pick.why = failure.message;
+      if (!current()) return;
+      pick.why = failure.message;
     }
     ctx.rerender();
   }
