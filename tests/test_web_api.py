@@ -2,6 +2,8 @@
 change nothing."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.web_helpers import PIN, ROLL, phone, public_state, start_game
@@ -36,6 +38,19 @@ def test_a_turn_played_from_three_phones(app, host, table):
     assert state["sheets"][0]["score"]["total"] == 1
     assert [item["kind"] for item in state["news"]] == ["roll", "decided", "decided", "turn"]
     assert state["news"][1]["text"] == "White sum 6: Bob marked red 6; Cy marked green 6; Ann passed."
+
+
+def test_every_state_is_numbered_so_a_page_can_keep_the_newest(app, host, table):
+    """An action's answer carries the number of the state it published, the same as the live update's, and each
+    change counts up: a page that gets the two in either order keeps the newer (common.js isNewer)."""
+    ann, bob, cy = play_white_sum(app, host)
+    answer = bob.post("/api/act", json={"seat": 1, "action": "pass"}).json
+    version, published = table.live.latest()
+    assert answer["version"] == version == json.loads(published)["version"] and answer["boot"] == table.boot
+    later = cy.post("/api/act", json={"seat": 2, "action": "pass"}).json
+    assert later["version"] > answer["version"] and later["game"]["waiting_for"] == [0]
+    refused = bob.post("/api/act", json={"seat": 1, "action": "pass"})
+    assert refused.status_code == 409 and bob.get("/api/state").json["version"] == later["version"]
 
 
 def test_a_phone_acts_only_for_its_own_seat(app, host, table):

@@ -123,16 +123,20 @@ def test_a_dealt_card_game_on_two_phones_and_the_table_screen(browser, app, tabl
         page.context.close()
 
 
-def to_anns_real_play(screen, browser, address, game, pages: dict) -> None:  # noqa: F811
-    """A real-cards game on the table screen and two phones (added to `pages`), Ann first, up to Ann's play: the
-    host entered 7, Bob crossed red 7, Ann passed."""
+def to_the_number_7(screen, browser, address, game, pages: dict) -> None:  # noqa: F811
+    """A real-cards game on the table screen and two phones (added to `pages`), Ann first; the host entered 7."""
     set_up_cards(screen, address, "real-cards")
     pages.update(zip(PLAYERS, (join(browser, address, person) for person in range(2))))
-    ann, bob = pages["Ann"], pages["Bob"]
-    assert "You hold 4 cards" in ann.inner_text(".hand")
+    assert "You hold 4 cards" in pages["Ann"].inner_text(".hand")
     screen.click("#announce-7")
     screen.click("#enter-number")
     wait_until(lambda: game().announced == 7, "the number 7")
+
+
+def to_anns_real_play(screen, browser, address, game, pages: dict) -> None:  # noqa: F811
+    """As to_the_number_7, then Bob crossed red 7 and Ann passed."""
+    to_the_number_7(screen, browser, address, game, pages)
+    ann, bob = pages["Ann"], pages["Bob"]
     bob.click("#box-red-7.legal")
     bob.click("#confirm")
     ann.click("#pass")
@@ -207,3 +211,30 @@ def test_a_late_answer_for_cards_since_changed_is_not_shown(browser, app, table,
     for page in pages.values():
         page.context.close()
 
+
+def test_an_answer_older_than_a_live_update_is_not_shown(browser, app, table, address):  # noqa: F811
+    """Ann's pass is answered (the table waiting for Bob) only after the live update of Bob's choice reached her phone:
+    the phone stays at her play rather than going back to waiting for Bob."""
+    screen = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    pages = {"table": screen}
+    with screenshots_on_failure(pages, "cards-old-answer"):
+        game = game_of(table)
+        to_the_number_7(screen, browser, address, game, pages)
+        ann, bob = pages["Ann"], pages["Bob"]
+        held = []
+        ann.route("**/api/act", lambda route: held.append((route, route.fetch())))
+        ann.click("#pass")
+        while not held:
+            ann.wait_for_timeout(20)
+        assert game().waiting_for == ("Bob",)
+        bob.click("#box-red-7.legal")
+        bob.click("#confirm")
+        wait_until(lambda: game().phase.value == "play", "Ann's play")
+        ann.wait_for_selector(".prompt >> text=Your play")
+        route, answer = held[0]
+        assert answer.json()["game"]["waiting_for"] == [1]
+        route.fulfill(response=answer)
+        ann.wait_for_timeout(300)  # time for the page to act on the answer
+        assert ann.inner_text(".prompt").startswith("Your play"), ann.inner_text(".prompt")
+    for page in pages.values():
+        page.context.close()

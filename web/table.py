@@ -38,6 +38,9 @@ class Table:
         self.live = Broadcaster(max_streams)
         self.clock = clock
         self.boot = secrets.token_hex(4)  # pages notice a restart by this changing
+        # Counts the states published since boot: a page keeps the newest of an action's answer and a live update,
+        # which can arrive in either order.
+        self.version = 0
         self._lock = threading.RLock()
         self.pin = self._host_pin(host_pin)
         self.pin_guard = PinGuard(self.pin)
@@ -89,6 +92,7 @@ class Table:
             joined = self.store.joined_people(session.game_id) if session else set()
             return {
                 "boot": self.boot,
+                "version": self.version,
                 "now": self.clock(),
                 "address": self.address,
                 "address_name": self.name_address,
@@ -102,6 +106,7 @@ class Table:
     def publish(self) -> None:
         with self._lock:
             self._update_timer()
+            self.version += 1
             self.live.publish(self.state())
 
     def set_address(self, address: str, name_address: str | None = None) -> None:

@@ -81,6 +81,12 @@ const Qwixx = (() => {
     return data;
   }
 
+  /* Whether `next`, a state from a live update or an action's answer, is at least as new as `current`: the two can
+     arrive in either order, and an older one shown would hold a page in an action that is over. */
+  function isNewer(next, current) {
+    return !current || next.boot !== current.boot || next.version >= current.version;
+  }
+
   /* Live state: Server-Sent Events, with a banner while the connection is down. */
   function connect(onState) {
     const banner = $("#connection");
@@ -302,7 +308,7 @@ const Qwixx = (() => {
   });
 
   return {
-    COLOURS, TITLE, el, $, keepingFocus, api, connect, announce, newsTracker, toast, speech, heard, asHost, openHost,
+    COLOURS, TITLE, el, $, keepingFocus, api, isNewer, connect, announce, newsTracker, toast, speech, heard, asHost, openHost,
     onHost: (listener) => { hostListeners.push(listener); listener(isHost); }, get isHost() { return isHost; },
     drawSheet, diceList, closedBanners, timerText, startTimer, plural, names, decisionText, optionFor,
   };

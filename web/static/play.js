@@ -14,6 +14,7 @@
   let busy = false;
 
   Qwixx.connect((next) => {
+    if (!Qwixx.isNewer(next, state)) return;
     const news = freshNews(next);
     state = next;
     const game = state.game;
@@ -28,12 +29,17 @@
     news.forEach((item) => announce(item.text, false));
   });
 
+  let meAsked = 0;
   async function refreshMe() {
+    const asked = ++meAsked;
+    let answer;
     try {
-      me = await api("/api/me");
+      answer = await api("/api/me");
     } catch (failure) {
       return;
     }
+    if (asked !== meAsked) return;  // a later question's answer is the newer one
+    me = answer;
     if (!me.seats.includes(chosenSeat)) chosenSeat = me.seats.length ? me.seats[0] : null;
     render();
   }
@@ -42,7 +48,8 @@
     if (busy) return;
     busy = true;
     try {
-      state = await api(path, body);
+      const next = await api(path, body);
+      if (Qwixx.isNewer(next, state)) state = next;
       selected = null;
       await refreshMe();
     } catch (failure) {

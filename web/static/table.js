@@ -25,6 +25,7 @@
   showUnlock();
 
   Qwixx.connect((next) => {
+    if (!Qwixx.isNewer(next, state)) return;
     const news = freshNews(next);
     state = next;
     render();
@@ -288,7 +289,8 @@
 
   async function hostAction(path, body) {
     try {
-      state = await Qwixx.asHost(() => api(path, body || {}));
+      const next = await Qwixx.asHost(() => api(path, body || {}));
+      if (Qwixx.isNewer(next, state)) state = next;
       entry = reroll = null;
       render();
     } catch (failure) {
