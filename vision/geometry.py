@@ -3,9 +3,12 @@ import cv2
 import numpy as np
 
 
-# The classifier sees a CROP_SIZE square crop whose side is CROP_MARGIN times the die's extent.
+# The classifier sees a CROP_SIZE square crop whose side is CROP_MARGIN times the die's extent; the leaning network
+# (vision/training/leaning.py) LEANING_SIZE pixels of LEANING_MARGIN times it.
 CROP_SIZE = 32
 CROP_MARGIN = 1.4
+LEANING_SIZE = 48
+LEANING_MARGIN = 2.0
 # The detector's size output is log2(extent / DETECTOR_EXTENT), extents in network pixels. Each pyramid
 # level answers for the dice whose extent there lies in DETECTOR_BAND (training teaches a little more).
 DETECTOR_EXTENT = 12.0

@@ -1,0 +1,171 @@
+"""The leaning network (vision/models/leaning.onnx): does a die that touches another lie flat, or lean on it?
+
+    nice -n 10 python -m vision.training.leaning cut OUT.npz [--first-seed S] [--count N]
+    nice -n 10 python -m vision.training.leaning train DATA.npz... [--steps N] [--out vision/models]
+
+`cut` renders generated scenes with one or two dice cocked against others and dice landing against each other
+(synth.random_scene, every other condition drawn; seeds from SEEDS, far from those the benchmarks and the other
+networks' training use) and cuts, around each cocked die (label 1) and each flat die touching another (label 0),
+JITTER crops of geometry.LEANING_MARGIN times its extent, moved and scaled a little as the reader's looks are off.
+The value classifier sees 1.4 extents and cannot tell a tilted top from a flat one; this one sees the die's sides
+and its neighbour. `train` fits a small network of the value classifier's plain layers (so that OpenCV 4.6 reads
+it too) to those crops, in every quarter turn and mirrored, and exports it; every VALIDATE_EVERY steps it prints,
+on the scenes whose seed ends in 0 (never trained on), the share of flat and of cocked dice it calls leaning.
+
+Generated dice only: synth knows which dice are cocked, the dev photos do not say. On the dev photos this network
+takes many a flat die for a leaning one (it has never seen a real die), so the reader only lets it clear a doubt
+(vision/reader.py, FLAT_LEANING), never add one.
+
+The committed network, on two processor cores (13 minutes of rendering, each cut in its own process, then 15
+minutes of training):
+
+    python -m vision.training.leaning cut DATA/a.npz --first-seed 4000000 --count 2500
+    python -m vision.training.leaning cut DATA/b.npz --first-seed 4002500 --count 2500
+    python -m vision.training.leaning train DATA/a.npz DATA/b.npz --steps 7500
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import geometry
+
+SEEDS = 4_000_000
+JITTER = 4  # crops per die
+# A flat die is cut when another die's centre lies within this many edges of its own (the reader's TOUCHING is
+# 1.3, measured on its readings' outlines rather than the true top faces).
+NEAR = 1.5
+BATCH = 128
+VALIDATE_EVERY = 500
+
+
+def cut(first_seed: int, count: int, log=print) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(crops, labels, seeds): uint8 (n, LEANING_SIZE, LEANING_SIZE, 3) BGR crops, 1 for a cocked die and 0 for a
+    flat one touching another, and the seed of each crop's scene."""
+    from synth import random_scene, render
+
+    size = geometry.LEANING_SIZE
+    crops, labels, seeds = [], [], []
+    for seed in range(first_seed, first_seed + count):
+        rng = np.random.default_rng([seed, 11])
+        try:
+            frame, truth = render(random_scene(seed, size=(1280, 720), cocked=int(rng.choice([1, 2])),
+                                               touching=float(rng.choice([0.6, 0.9]))))
+        except (RuntimeError, ValueError):
+            continue  # no room for the dice
+        dice = truth.in_frame()
+        for die in dice:
+            near = any(other is not die and math.dist(other.center, die.center) < NEAR * max(die.size_px, other.size_px)
+                       for other in dice)
+            if not (die.problem == "cocked" or (die.problem is None and near)):
+                continue
+            xs, ys = [x for x, _ in die.corners], [y for _, y in die.corners]
+            extent = max(max(xs) - min(xs), max(ys) - min(ys))
+            for _ in range(JITTER):
+                dx, dy = rng.normal(0, 0.08 * extent, 2)
+                side = extent * float(np.exp(rng.normal(0, 0.12))) * geometry.LEANING_MARGIN
+                crops.append(geometry.crop_around(frame, die.center[0] + dx, die.center[1] + dy, side, size))
+                labels.append(int(die.problem == "cocked"))
+                seeds.append(seed)
+        if (seed - first_seed) % 100 == 99:
+            log(f"scene {seed - first_seed + 1} of {count}: {len(labels)} crops, {sum(labels)} of cocked dice")
+    return (np.array(crops, np.uint8).reshape(-1, size, size, 3), np.array(labels, np.int64),
+            np.array(seeds, np.int64))
+
+
+def train(crops: np.ndarray, labels: np.ndarray, seeds: np.ndarray, steps: int, log=print):
+    """The trained network (torch, in eval mode)."""
+    import torch
+    import torch.nn as nn
+
+    from vision.training.train import conv, learning_rate, normalise
+
+    torch.manual_seed(0)
+    rng = np.random.default_rng(0)
+    held = seeds % 10 == 0
+    x, y = crops[~held], torch.from_numpy(labels[~held])
+    side = geometry.LEANING_SIZE
+    net = nn.Sequential(
+        *conv(3, 16), nn.MaxPool2d(2), *conv(16, 32), nn.MaxPool2d(2), *conv(32, 48), nn.MaxPool2d(2), *conv(48, 64),
+        nn.Flatten(), nn.Linear(64 * (side // 8) ** 2, 64), nn.ReLU(inplace=True), nn.Dropout(0.3), nn.Linear(64, 2),
+    )
+    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    started = time.time()
+    for step in range(1, steps + 1):
+        for group in optimiser.param_groups:
+            group["lr"] = learning_rate(2e-3, step / steps)
+        chosen = rng.integers(0, len(x), BATCH)
+        loss = nn.functional.cross_entropy(net(normalise(_augmented(x[chosen], rng))), y[chosen])
+        optimiser.zero_grad()
+        loss.backward()
+        optimiser.step()
+        if step % VALIDATE_EVERY == 0 or step == steps:
+            net.eval()
+            with torch.no_grad():
+                leaning = np.concatenate([_leaning(net, crops[held][i:i + 512]) for i in range(0, held.sum(), 512)])
+            net.train()
+            flat, cocked = leaning[labels[held] == 0], leaning[labels[held] == 1]
+            log(f"step {step} ({time.time() - started:.0f} s), loss {loss.item():.3f}; called leaning (held-out "
+                "scenes) at " + ", ".join(f"{t}: {np.mean(flat >= t):.1%} of flat, {np.mean(cocked >= t):.1%} of cocked"
+                                          for t in (0.1, 0.5, 0.9)))
+    return net.eval()
+
+
+def _augmented(batch: np.ndarray, rng) -> np.ndarray:
+    """A quarter turn, a mirror, the light's colour and level and the sensor's noise: none of them tilts a die."""
+    batch = np.rot90(batch, rng.integers(4), axes=(1, 2))
+    if rng.random() < 0.5:
+        batch = batch[:, :, ::-1]
+    gain = rng.uniform(0.7, 1.3, (len(batch), 1, 1, 3)) * rng.uniform(0.6, 1.4, (len(batch), 1, 1, 1))
+    noisy = batch * gain + rng.normal(0, 4, batch.shape)
+    return np.ascontiguousarray(np.clip(noisy, 0, 255), dtype=np.float32)
+
+
+def _leaning(net, crops: np.ndarray) -> np.ndarray:
+    """P(leaning) averaged over the four quarter turns, as the reader asks it."""
+    import torch
+
+    from vision.training.train import normalise
+
+    turns = [torch.softmax(net(normalise(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))))), 1)[:, 1]
+             for k in range(4)]
+    return torch.stack(turns).mean(0).numpy()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    cutting = commands.add_parser("cut", help="render scenes and cut the crops into OUT.npz")
+    cutting.add_argument("out", type=Path)
+    cutting.add_argument("--first-seed", type=int, default=SEEDS)
+    cutting.add_argument("--count", type=int, default=2500)
+    training = commands.add_parser("train", help="train on the crops of DATA.npz files and export leaning.onnx")
+    training.add_argument("data", type=Path, nargs="+")
+    training.add_argument("--steps", type=int, default=7500)
+    training.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "models")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    if args.command == "cut":
+        crops, labels, seeds = cut(args.first_seed, args.count)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(args.out, crops=crops, labels=labels, seeds=seeds)
+        return 0
+    import torch
+
+    from vision.training.train import export
+
+    torch.set_num_threads(2)
+    parts = [np.load(path) for path in args.data]
+    net = train(*(np.concatenate([part[key] for part in parts]) for key in ("crops", "labels", "seeds")), args.steps)
+    side = geometry.LEANING_SIZE
+    export(net, torch.zeros(1, 3, side, side), args.out / "leaning.onnx", dynamic=False)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
