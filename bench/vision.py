@@ -165,8 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed", type=int, default=20, help="generated frames to time at each size (0: skip)")
     parser.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "bench-scenes",
                         help="where rendered scenes are kept between runs")
-    parser.add_argument("--models", type=Path, help="folder of detector.onnx, classifier.onnx and "
-                        "second-classifier.onnx to measure instead of the reader's own")
+    parser.add_argument("--models", type=Path, help="folder of detector.onnx, classifier.onnx, "
+                        "second-classifier.onnx and leaning.onnx to measure instead of the reader's own")
     parser.add_argument("--part", action="append", choices=["validation", "tune", "train", "duplicate", "colour-labelled"],
                         help="score only these parts of the dev photos (default: all)")
     parser.add_argument("--errors", type=Path, help="write the images with mistakes to this JSON-lines file")
