@@ -349,19 +349,12 @@ class DiceReader:
         """Class probabilities (not a die, 1-6, unreadable) per candidate for its crop turned by each of
         `turns` quarter turns, (n, len(turns), CLASS_COUNT), by `network` (the classifier unless another is
         given). One forward pass for all of them."""
-        crops = [geometry.crop_around(frame, c.x, c.y, c.extent * geometry.CROP_MARGIN, geometry.CROP_SIZE)
-                 for c in candidates]
-        turned = [np.ascontiguousarray(np.rot90(crop, k)) for k in turns for crop in crops]
-        blob = cv2.dnn.blobFromImages(turned, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3)
         network = self.classifier if network is None else network
-        network.setInput(blob)
+        network.setInput(_turned_crops(frame, candidates, geometry.CROP_MARGIN, geometry.CROP_SIZE, turns))
         logits = network.forward()
         if logits.shape[1] != CLASS_COUNT:
             raise ValueError(f"the classifier gives {logits.shape[1]} outputs, the reader expects {CLASS_COUNT}")
-        logits = logits - logits.max(axis=1, keepdims=True)
-        probs = np.exp(logits)
-        probs /= probs.sum(axis=1, keepdims=True)
-        return probs.reshape(len(turns), len(candidates), CLASS_COUNT).transpose(1, 0, 2)
+        return _softmax(logits).reshape(len(turns), len(candidates), CLASS_COUNT).transpose(1, 0, 2)
 
     def _reading(self, frame, candidate: Candidate, probs: np.ndarray, calibration,
                  gain: float) -> tuple[DieReading, colour.Face] | None:
@@ -425,14 +418,8 @@ class DiceReader:
         crop's quarter turns. One forward pass for all of them."""
         if not candidates:
             return []
-        side = geometry.LEANING_SIZE
-        crops = [geometry.crop_around(frame, c.x, c.y, c.extent * geometry.LEANING_MARGIN, side) for c in candidates]
-        turned = [np.ascontiguousarray(np.rot90(crop, k)) for k in range(4) for crop in crops]
-        self.leaning.setInput(cv2.dnn.blobFromImages(turned, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3))
-        logits = self.leaning.forward()
-        logits = logits - logits.max(axis=1, keepdims=True)
-        probabilities = np.exp(logits)
-        leaning = probabilities[:, 1] / probabilities.sum(axis=1)
+        self.leaning.setInput(_turned_crops(frame, candidates, geometry.LEANING_MARGIN, geometry.LEANING_SIZE, range(4)))
+        leaning = _softmax(self.leaning.forward())[:, 1]
         return leaning.reshape(4, len(candidates)).mean(axis=0).tolist()
 
 
@@ -449,6 +436,20 @@ def read_dice(frame_bgr: np.ndarray, calibration=None, dice_set: Mapping[str, in
         if _default_reader is None:
             _default_reader = DiceReader()
         return _default_reader.read(frame_bgr, calibration, dice_set)
+
+
+def _turned_crops(frame: np.ndarray, candidates: list[Candidate], margin: float, size: int, turns) -> np.ndarray:
+    """A network's input: for each of `turns` quarter turns in order, each candidate's size x size crop of `margin`
+    times its extent."""
+    crops = [geometry.crop_around(frame, c.x, c.y, c.extent * margin, size) for c in candidates]
+    turned = [np.ascontiguousarray(np.rot90(crop, k)) for k in turns for crop in crops]
+    return cv2.dnn.blobFromImages(turned, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3)
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    """Probabilities from a network's logits, one row per input."""
+    exponentials = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return exponentials / exponentials.sum(axis=1, keepdims=True)
 
 
 def _top_face(frame: np.ndarray, candidate: Candidate):
