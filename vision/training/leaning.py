@@ -16,7 +16,7 @@ Generated dice only: synth knows which dice are cocked, the dev photos do not sa
 takes many a flat die for a leaning one (it has never seen a real die), so the reader only lets it clear a doubt
 (vision/reader.py, FLAT_LEANING), never add one.
 
-The committed network, on two processor cores (13 minutes of rendering, each cut in its own process, then 15
+The committed network, on two processor cores (10 minutes of rendering, the two cuts side by side, then 12
 minutes of training):
 
     python -m vision.training.leaning cut DATA/a.npz --first-seed 4000000 --count 2500
