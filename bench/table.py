@@ -26,32 +26,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration import CalibrationError  # noqa: E402
 from calibration.learn import learn  # noqa: E402
-from synth.geometry import Camera  # noqa: E402
 from synth.render import render  # noqa: E402
-from synth.rolls import Film  # noqa: E402
-from synth.scene import TABLE_KINDS, Effects, Light, Scene, Table, Tray  # noqa: E402
+from synth.rolls import TABLE_AREA, Film, table_scene  # noqa: E402
+from synth.scene import Scene  # noqa: E402
 from vision import RollTracker, read_dice  # noqa: E402
 
-SIZE = (1280, 720)
 FPS = 15.0
-AREA = (-100.0, -60.0, 100.0, 60.0)  # where the dice land, mm (inside the tray when there is one)
 OUTCOMES = ("announced right", "announced wrong", "re-roll asked", "missed")
-
-
-def table_scene(seed: int) -> Scene:
-    rng = np.random.default_rng([seed, 7])
-    azimuth = rng.uniform(0, 2 * np.pi)
-    kelvin = float(rng.uniform(2300, 6500))
-    light = Light(
-        position=(float(900 * np.cos(azimuth)), float(900 * np.sin(azimuth)), float(rng.uniform(900, 1800))),
-        kelvin=kelvin, size_mm=float(rng.uniform(20, 300)), ambient=float(rng.uniform(0.2, 0.6)),
-        ambient_kelvin=kelvin + float(rng.uniform(0, 1500)), level=float(rng.choice([1.0, 0.6, 0.25])),
-    )
-    tray = Tray(size_mm=(300.0, 210.0)) if rng.random() < 0.4 else None
-    camera = Camera(*SIZE, height_mm=Camera.height_for_die_px(float(rng.uniform(22, 30)), *SIZE),
-                    tilt_deg=float(rng.uniform(0, 10)), azimuth_deg=float(rng.uniform(0, 360)))
-    return Scene(camera=camera, light=light, table=Table(str(rng.choice(TABLE_KINDS)), seed=seed, tray=tray),
-                 effects=Effects(seed=seed, auto_white_balance=float(rng.uniform(0.1, 0.9))))
 
 
 def rolls_on(base: Scene, seed: int, count: int):
@@ -60,7 +41,7 @@ def rolls_on(base: Scene, seed: int, count: int):
     for index in range(count):
         film = Film(base, seed=seed * 1000 + index)
         values = [int(v) for v in film.rng.integers(1, 7, 6)]
-        image, truth = render(replace(base, dice=tuple(film.resting_dice(values, area=AREA, apart=1.05))))
+        image, truth = render(replace(base, dice=tuple(film.resting_dice(values, area=TABLE_AREA, apart=1.05))))
         dice = truth.in_frame()
         rolls.append((image, {colour: sorted(d.value for d in dice if d.colour == colour) for colour in
                               {d.colour for d in dice}}))
@@ -114,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     for seed in range(args.tables):
         base = table_scene(seed)
         empty = render(base)[0]
-        apart = Film(base, seed=seed).resting_dice([6, 5, 4, 3, 2, 1], area=AREA, apart=2.5)
+        apart = Film(base, seed=seed).resting_dice([6, 5, 4, 3, 2, 1], area=TABLE_AREA, apart=2.5)
         try:
             learned = learn(empty, render(replace(base, dice=tuple(apart)))[0], read_dice)
         except CalibrationError as error:

@@ -20,10 +20,14 @@ import numpy as np
 
 from synth.dice import DIE_MM
 from synth.generate import lean_against
-from synth.geometry import Pose, quat_from_axis_angle, quat_mul
-from synth.scene import Clutter, Die, Scene
+from synth.geometry import Camera, Pose, quat_from_axis_angle, quat_mul
+from synth.scene import TABLE_KINDS, Clutter, Die, Effects, Light, Scene, Table, Tray
 
 QWIXX_SIX = ("white", "white", "red", "yellow", "green", "blue")
+
+
+# Where the dice of table_scene's rolls land, mm (inside the tray when there is one).
+TABLE_AREA = (-100.0, -60.0, 100.0, 60.0)
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,24 @@ class Film:
         x, y, _ = die.pose.position
         # Which face is up hardly matters: a cocked die has no value.
         return lean_against(Die.resting(colour, x + 1.3 * DIE_MM, y, 1, seed=seed), die, tilt_deg)
+
+
+def table_scene(seed: int, size: tuple[int, int] = (1280, 720)) -> Scene:
+    """A table as a Pi camera above it sees it, drawn from `seed`: its kind, the lamp's colour and place, the camera's
+    height (dice of 22-30 pixels at 1280x720), tilt and white balance; no dice. bench/table.py's tables."""
+    rng = np.random.default_rng([seed, 7])
+    azimuth = rng.uniform(0, 2 * np.pi)
+    kelvin = float(rng.uniform(2300, 6500))
+    light = Light(
+        position=(float(900 * np.cos(azimuth)), float(900 * np.sin(azimuth)), float(rng.uniform(900, 1800))),
+        kelvin=kelvin, size_mm=float(rng.uniform(20, 300)), ambient=float(rng.uniform(0.2, 0.6)),
+        ambient_kelvin=kelvin + float(rng.uniform(0, 1500)), level=float(rng.choice([1.0, 0.6, 0.25])),
+    )
+    tray = Tray(size_mm=(300.0, 210.0)) if rng.random() < 0.4 else None
+    camera = Camera(*size, height_mm=Camera.height_for_die_px(float(rng.uniform(22, 30)), *size),
+                    tilt_deg=float(rng.uniform(0, 10)), azimuth_deg=float(rng.uniform(0, 360)))
+    return Scene(camera=camera, light=light, table=Table(str(rng.choice(TABLE_KINDS)), seed=seed, tray=tray),
+                 effects=Effects(seed=seed, auto_white_balance=float(rng.uniform(0.1, 0.9))))
 
 
 def _in_flight(die: Die, start, progress: float, spin, step: float, fps: float) -> Die:
