@@ -77,16 +77,14 @@ DIE_PROBABILITY = 0.8
 # from generated scenes a die leaning on another from one lying flat beside it, clears that doubt when it gives
 # the die under FLAT_LEANING probability of leaning (averaged over the quarter turns). It never adds a doubt: on
 # the dev photos it calls many flat dice leaning, at 0.99 and more (it has never seen a real die); adding those
-# doubts read 72.4% of the tune part's dice rather than 77.6%. Clearing only, TOUCHING 1.3: tune part 77.6%
-# rather than 77.2%, 100 generated scenes (as rolls) 75.7% rather than 72.3%, wrong values unchanged (1.05%,
-# 1.83%), and bench/table.py's product way on 20 other tables (seeds 20-39) 63 of 95 rolls announced rather than
-# 57, none wrong; FLAT_LEANING from 0.02 to 0.6 gave the same within a roll. So more dice can be checked: a
-# leaning die's top face is often further than 1.3 edges from its support's. TOUCHING 1.45 rather than 1.3 gave
-# 17 of bench/vision.py's hundred leaning dice (as rolls) a value rather than 25, read 75.5% of generated dice
-# with 1.67% wrong, 77.2% of the tune part's (1.05% wrong) and announced 61 rolls of 95; 1.6: 15, 75.5%, 76.8%,
-# 59; 2.0: 14, 75.3%, 76.6%, 49. Then on bench/table.py's own tables (seeds 0-19), 55 of 90 rolls rather than 58
-# at 1.3 (50 at 1.6; 57 before the leaning network). Without this doubt at all: 55 leaning dice given a value.
-# (Scripts outside the repository.)
+# doubts read 72.4% of the tune part's dice rather than 77.6%. Clearing only, more dice can be checked: a leaning
+# die's top face is often further than 1.3 edges from its support's. Against the reader before it (TOUCHING 1.3,
+# no network), with TOUCHING 1.3 / 1.45 / 1.6: bench/vision.py's hundred leaning dice (read as rolls) given a
+# value 25 / 25 / 17 / 15; tune part read 77.2% / 77.6% / 77.2% / 76.8% (1.05% wrong throughout); 100 generated
+# scenes as rolls 72.3% / 75.7% / 75.5% (1.83%, 1.83%, 1.67% wrong); bench/table.py's product way on 20 other
+# tables (seeds 20-39) 57 / 64 / 63 / 60 rolls of 95 announced, and on its own (0-19) 57 / 61 / 58 / 53 of 90,
+# none wrong. FLAT_LEANING from 0.02 to 0.6 gave the same within a roll; without this doubt at all 55 leaning dice
+# were given a value (scripts outside the repository).
 TOUCHING = 1.45
 TOUCHING_CONFIDENCE = 0.92
 LEANING_SHARE = 0.1
