@@ -50,16 +50,20 @@ class TiltedInOneTurn:
         return probs
 
 
+FLAT = R.FLAT_LEANING - 0.05
+
+
 @pytest.mark.parametrize("apart, tilted, leaning, cocked", [
-    (32.0, 0.2, 0.5, True), (32.0, 0.0, 0.5, False), (100.0, 0.2, 0.5, False),
-    (32.0, 0.2, R.FLAT_LEANING - 0.05, False),  # the leaning network finds both flat
+    (32.0, 0.2, (0.5, 0.5), True), (32.0, 0.0, (0.5, 0.5), False), (100.0, 0.2, (0.5, 0.5), False),
+    (32.0, 0.2, (FLAT, FLAT), False),  # the leaning network finds both flat
+    (32.0, 0.2, (FLAT, 0.5), True),  # one may lean on the other: neither is cleared
 ])
 def test_the_reader_looks_at_the_turns_of_touching_dice_only(monkeypatch, apart, tilted, leaning, cocked):
     reader = R.DiceReader()
     candidates = [R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(100.0 + apart, 100.0, 30.0, 0.9)]
     monkeypatch.setattr(reader, "find", lambda frame, calibration=None: candidates)
     monkeypatch.setattr(reader, "classify", TiltedInOneTurn(tilted))
-    monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [leaning] * len(dice))
+    monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [leaning[candidates.index(d)] for d in dice])
     readings = reader.read(np.full((200, 240, 3), 128, np.uint8))
     assert len(readings) == 2
     assert all((r.value, r.problem) == ((None, "cocked") if cocked else (4, None)) for r in readings)
