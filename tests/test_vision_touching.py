@@ -8,7 +8,7 @@ import pytest
 from synth import CONDITIONS, random_scene, render
 
 from vision import reader as R
-from vision.reader import LEANING_SHARE, TOUCHING_CONFIDENCE, _doubt_if_leaning, _touches
+from vision.reader import LEANING_SHARE, TOUCHING_CONFIDENCE, _doubt_if_leaning, _touching
 from vision.readings import DieReading
 
 
@@ -19,7 +19,7 @@ def die(x, confidence, value=4):
 
 def test_only_a_die_within_touching_distance_of_another_touches_it():
     one, neighbour, far = die(100, 0.99), die(122, 0.99), die(200, 0.99)
-    assert _touches(one, [one, neighbour]) and not _touches(one, [one, far]) and not _touches(one, [one])
+    assert _touching(one, neighbour) and not _touching(one, far) and not _touching(one, one)
 
 
 def test_a_touching_die_unsure_or_tilted_in_a_turn_is_reported_as_perhaps_cocked():

@@ -405,8 +405,7 @@ class DiceReader:
         its quarter turns and doubted if it may be leaning (see TOUCHING), unless the leaning network finds it and
         every die it touches flat."""
         readings = [reading for _, _, reading, _ in dice]
-        near = [[j for j, other in enumerate(readings) if j != k and _touches(reading, [reading, other])]
-                for k, reading in enumerate(readings)]
+        near = [[j for j, other in enumerate(readings) if _touching(reading, other)] for reading in readings]
         asked = [k for k in range(len(readings)) if near[k]]
         flat = {k for k, probability in zip(asked, self.leaning_probability(frame, [dice[k][0] for k in asked]))
                 if probability < FLAT_LEANING}
@@ -504,12 +503,9 @@ def _sureness(probs: np.ndarray) -> float:
     return float(probs[:, 1:7].mean(axis=0).max())
 
 
-def _touches(reading: DieReading, dice: list[DieReading]) -> bool:
+def _touching(reading: DieReading, other: DieReading) -> bool:
     """Whether another die's centre lies within TOUCHING edges of this one's."""
-    return any(
-        other is not reading and math.dist(other.center, reading.center) < TOUCHING * max(reading.edge, other.edge)
-        for other in dice
-    )
+    return other is not reading and math.dist(other.center, reading.center) < TOUCHING * max(reading.edge, other.edge)
 
 
 def _doubt_if_leaning(reading: DieReading, tilted: float) -> DieReading:
