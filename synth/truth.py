@@ -28,6 +28,12 @@ class DieTruth:
     tilt_deg: float  # how far the top face leans from level
     blur_px: float  # how far the die moved during the exposure, pixels
 
+    @property
+    def extent(self) -> float:
+        """The larger side of the top face's upright box, pixels: what the reader's candidates measure."""
+        xs, ys = [x for x, _ in self.corners], [y for _, y in self.corners]
+        return max(max(xs) - min(xs), max(ys) - min(ys))
+
     def to_reading(self) -> DieReading:
         """The reading a perfect reader would give: the value only when nothing stops a safe reading."""
         return DieReading(self.colour, None if self.problem else self.value, 1.0, self.center, self.corners,

@@ -1,7 +1,5 @@
 """A die touching another may rest cocked against it: it must be surer to be given a value, and look flat in
 each of its quarter turns."""
-import math
-
 import numpy as np
 import pytest
 
@@ -10,6 +8,7 @@ from synth import CONDITIONS, random_scene, render
 from vision import reader as R
 from vision.reader import LEANING_SHARE, TOUCHING_CONFIDENCE, _doubt_if_leaning, _touching
 from vision.readings import DieReading
+from vision.training.leaning import touches_another
 
 
 def die(x, confidence, value=4):
@@ -79,13 +78,10 @@ def test_the_leaning_network_never_finds_a_cocked_die_flat():
         frame, truth = render(random_scene(seed, **CONDITIONS["cocked"]))
         dice = truth.in_frame()
         for die in dice:
-            xs, ys = [x for x, _ in die.corners], [y for _, y in die.corners]
-            candidate = R.Candidate(*die.center, max(max(xs) - min(xs), max(ys) - min(ys)), 1.0)
-            [probability] = reader.leaning_probability(frame, [candidate])
+            [probability] = reader.leaning_probability(frame, [R.Candidate(*die.center, die.extent, 1.0)])
             if die.problem == "cocked":
                 cocked.append(probability)
-            elif die.problem is None and any(other is not die and math.dist(other.center, die.center) < 1.5 * die.size_px
-                                             for other in dice):
+            elif die.problem is None and touches_another(die, dice):
                 flat.append(probability)
     assert len(cocked) == 6 and min(cocked) >= R.FLAT_LEANING, cocked
     assert flat and sum(p < R.FLAT_LEANING for p in flat) > len(flat) / 2, flat

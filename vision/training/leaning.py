@@ -67,12 +67,9 @@ def cut(first_seed: int, count: int, tables: bool = False, log=print) -> tuple[n
             continue  # no room for the dice
         dice = truth.in_frame()
         for die in dice:
-            near = any(other is not die and math.dist(other.center, die.center) < NEAR * max(die.size_px, other.size_px)
-                       for other in dice)
-            if not (die.problem == "cocked" or (die.problem is None and near)):
+            if not (die.problem == "cocked" or (die.problem is None and touches_another(die, dice))):
                 continue
-            xs, ys = [x for x, _ in die.corners], [y for _, y in die.corners]
-            extent = max(max(xs) - min(xs), max(ys) - min(ys))
+            extent = die.extent
             for _ in range(JITTER):
                 dx, dy = rng.normal(0, 0.08 * extent, 2)
                 side = extent * float(np.exp(rng.normal(0, 0.12))) * geometry.LEANING_MARGIN
@@ -83,6 +80,12 @@ def cut(first_seed: int, count: int, tables: bool = False, log=print) -> tuple[n
             log(f"scene {seed - first_seed + 1} of {count}: {len(labels)} crops, {sum(labels)} of cocked dice")
     return (np.array(crops, np.uint8).reshape(-1, size, size, 3), np.array(labels, np.int64),
             np.array(seeds, np.int64))
+
+
+def touches_another(die, dice) -> bool:
+    """Whether another of `dice` (synth truth) has its centre within NEAR edges of `die`'s."""
+    return any(other is not die and math.dist(other.center, die.center) < NEAR * max(die.size_px, other.size_px)
+               for other in dice)
 
 
 def table_roll(seed: int, rng):
