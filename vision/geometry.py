@@ -4,11 +4,14 @@ import numpy as np
 
 
 # The classifier sees a CROP_SIZE square crop whose side is CROP_MARGIN times the die's extent; the leaning network
-# (vision/training/leaning.py) LEANING_SIZE pixels of LEANING_MARGIN times it.
+# (vision/training/leaning.py) LEANING_SIZE pixels of LEANING_MARGIN times it, the centring network
+# (vision/training/centring.py) CENTRING_SIZE pixels of CENTRING_MARGIN times it.
 CROP_SIZE = 32
 CROP_MARGIN = 1.4
 LEANING_SIZE = 48
 LEANING_MARGIN = 2.0
+CENTRING_SIZE = 32
+CENTRING_MARGIN = 2.0
 # The detector's size output is log2(extent / DETECTOR_EXTENT), extents in network pixels. Each pyramid
 # level answers for the dice whose extent there lies in DETECTOR_BAND (training teaches a little more).
 DETECTOR_EXTENT = 12.0
