@@ -37,6 +37,13 @@ def test_faces_are_named_by_their_colour(bgr, pips, expected):
     assert name_colour(face) == expected
 
 
+@pytest.mark.parametrize("hue, chroma, expected", [(28, 17.0, "black"), (60, 17.0, "black"), (60, 20.0, "other")])
+def test_a_dark_face_tinted_warm_is_black_until_it_shows_a_brown_die_s_colour(hue, chroma, expected):
+    # Between red and yellow: a black die under a warm lamp, or a brown die Qwixx does not use.
+    face = Face((15.0, chroma * math.cos(math.radians(hue)), chroma * math.sin(math.radians(hue))), 0.0)
+    assert name_colour(face) == expected
+
+
 def test_the_face_is_measured_without_its_pips():
     face = measure_face(bgr_face((20, 210, 245), (30, 30, 30)), 50, 50, 60)
     expected = to_lab(np.array([[20, 210, 245]], np.uint8))[0]

@@ -27,8 +27,13 @@ QWIXX_HUES = (
 # Purple and magenta dice are dark and dull, yet their hue shows well above the grey of a black die.
 PURPLE_HUES = (305, 345)
 PURPLE_CHROMA = 6.0
-# Below this chroma a face is white or black (black dice under a warm lamp reach about 14).
+# Below this chroma a face is white or black. Black dice under a warm lamp take a warm tint: between the red
+# and the yellow hues (WARM_HUES) the dev photos' colour-labelled black dice reach 16.6 (measured where the
+# reader places them), where no die of another colour there measures under 19.9; the bound is
+# WARM_ACHROMATIC_CHROMA there.
 ACHROMATIC_CHROMA = 16.0
+WARM_HUES = (16, 68)
+WARM_ACHROMATIC_CHROMA = 18.0
 # A pale yellow face this light is a white die under a warm lamp.
 WARM_WHITE_LIGHTNESS = 60.0
 # White dice are light: a face this dark with dark pips is grey, brown or gold: "other".
@@ -114,7 +119,8 @@ def name_colour(face: Face, calibration=None, gain: float = 1.0) -> str:
     if PURPLE_HUES[0] <= hue < PURPLE_HUES[1] and chroma >= PURPLE_CHROMA:
         return "other"
     warm_white = 68 <= hue < 110 and lightness >= WARM_WHITE_LIGHTNESS and face.pip_contrast <= 0
-    if chroma < ACHROMATIC_CHROMA or warm_white:
+    achromatic = WARM_ACHROMATIC_CHROMA if WARM_HUES[0] <= hue < WARM_HUES[1] else ACHROMATIC_CHROMA
+    if chroma < achromatic or warm_white:
         if face.pip_contrast > 0 or (face.pip_contrast == 0 and lightness < DARKEST_WHITE):
             return "black"
         return "white" if lightness >= DARKEST_WHITE else "other"
