@@ -180,8 +180,9 @@ def main(argv: list[str] | None = None) -> int:
         score_generated(reader, scenes, "generated Qwixx scenes (colour and value)")
         score_generated(reader, scenes, "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
     if args.cocked:
-        score_generated(reader, generated_scenes(args.cocked, (1280, 720), args.cache, "cocked"),
-                        "generated Qwixx scenes with one die cocked (colour and value)")
+        scenes = generated_scenes(args.cocked, (1280, 720), args.cache, "cocked")
+        score_generated(reader, scenes, "generated Qwixx scenes with one die cocked (colour and value)")
+        score_generated(reader, scenes, "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
     if args.speed:
         for size in ((1280, 720), (640, 480)):
             frames = [frame for frame, _ in generated_scenes(args.speed, size, args.cache)]

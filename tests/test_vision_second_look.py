@@ -1,5 +1,5 @@
-"""A die the classifier is unsure of is looked at again, larger or smaller, then from beside its centre, then
-in the quarter turns of its crop."""
+"""Each die is looked at where the centring network places it; one the classifier is still unsure of is looked at
+again, larger or smaller, then from beside its centre, then in the quarter turns of its crop."""
 import numpy as np
 import pytest
 
@@ -23,8 +23,11 @@ class FakeClassifier:
 
 
 @pytest.fixture
-def reader():
-    return R.DiceReader()
+def reader(monkeypatch):
+    """A reader whose centring network leaves every candidate where it is (these tests are about the other looks)."""
+    reader = R.DiceReader()
+    monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
+    return reader
 
 
 def read_at(reader, monkeypatch, best, peak):
@@ -51,7 +54,19 @@ def test_a_look_from_beside_must_be_surer_than_the_value_threshold(reader, monke
 def test_a_die_far_from_readable_is_not_looked_at_from_beside(reader, monkeypatch):
     _, _, crops = read_at(reader, monkeypatch, best=(110.0, 100.0), peak=0.9)  # 0.4 sure at its centre
     assert 0.4 < R.SHIFT_FROM
-    assert crops == 1 + len(R.RESCALED)
+    assert crops == 2 + len(R.RESCALED)  # the detector's look, the centred one, the rescaled ones
+
+
+@pytest.mark.parametrize("centred_x, kept", [(103.0, True), (97.0, False)])
+def test_the_centred_look_is_kept_when_the_classifier_is_surer_there(reader, monkeypatch, centred_x, kept):
+    # The die lies 3 px right of the detector's centre; the centring network moves the candidate to centred_x.
+    monkeypatch.setattr(reader, "centre", lambda frame, candidates: [
+        R.Candidate(centred_x, c.y, 24.0, c.score) for c in candidates])
+    candidate, sure, _ = read_at(reader, monkeypatch, best=(103.0, 100.0), peak=0.97)
+    if kept:
+        assert (candidate.x, candidate.extent) == (103.0, 24.0) and sure == pytest.approx(0.97)
+    else:  # 0.67 sure there, 0.82 at the detector's centre: the detector's look stays, then the shifted one wins
+        assert candidate.extent == 20.0 and (candidate.x, candidate.y) == (103.0, 100.0)
 
 
 class TurnedClassifier:
