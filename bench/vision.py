@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "bench-scenes",
                         help="where rendered scenes are kept between runs")
     parser.add_argument("--models", type=Path, help="folder of detector.onnx, classifier.onnx, "
-                        "second-classifier.onnx and leaning.onnx to measure instead of the reader's own")
+                        "second-classifier.onnx, leaning.onnx and centring.onnx to measure instead of the reader's own")
     parser.add_argument("--part", action="append", choices=["validation", "tune", "train", "duplicate", "colour-labelled"],
                         help="score only these parts of the dev photos (default: all)")
     parser.add_argument("--errors", type=Path, help="write the images with mistakes to this JSON-lines file")
