@@ -15,9 +15,9 @@ the ratio); the reader moves each candidate so before classifying it.
 from those the benchmarks and the other networks' training use), or with --tables the six dice rolled on
 bench/table.py's kind of table (vision.training.leaning.table_roll; seeds from TABLE_SEEDS), or with --dev the dev
 photos' training part, and cuts JITTER crops around each die whose top face shows, moved and scaled at random as
-the detector's are off. `train` fits a small network of the value classifier's plain layers (so that OpenCV 4.6
-reads it) to those crops, in every quarter turn and mirrored, and exports it; every VALIDATE_EVERY steps it prints,
-on the scenes whose seed ends in 0 (and the dev photos whose number does; never trained on), the median and 90th
+the detector's are off. `train` fits a small network of plain layers (vision.training.small, so that OpenCV 4.6
+reads it) to those crops, in every quarter turn and mirrored, and exports it; every small.VALIDATE_EVERY steps it
+prints, on the scenes whose seed ends in 0 (and the dev photos whose number does; never trained on), the median and 90th
 percentile of the centre's error and the extent's (in true extents), against the crops' own.
 
 The committed network, on two processor cores (the first two cuts side by side, 11 minutes, then 4 minutes for the
@@ -35,13 +35,13 @@ no better: bench/table.py's product way announced 60 rolls right and one wrong r
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from vision import geometry
+from vision.training import small
 
 SEEDS = 6_000_000
 TABLE_SEEDS = 7_000_000
@@ -52,8 +52,6 @@ OFFSET_SPREAD = 0.12
 LOG2_SCALE_SPREAD = 0.25
 # A generated die is cut when this share of its top face shows (a die cut by the frame is still centred).
 TOP_SHOWING = 0.5
-BATCH = 128
-VALIDATE_EVERY = 500
 
 
 def jittered_crops(frame: np.ndarray, x: float, y: float, extent: float, rng) -> tuple[list, list]:
@@ -134,41 +132,27 @@ def turned(crops: np.ndarray, targets: np.ndarray, quarter_turns: int, mirrored:
 def train(crops: np.ndarray, targets: np.ndarray, seeds: np.ndarray, steps: int, log=print):
     """The trained network (torch, in eval mode)."""
     import torch
-    import torch.nn as nn
 
-    from vision.training.train import conv, learning_rate, normalise
+    from vision.training.train import normalise
 
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     held = seeds % 10 == 0
     x, y = crops[~held], targets[~held]
-    side = geometry.CENTRING_SIZE
-    net = nn.Sequential(
-        *conv(3, 16), nn.MaxPool2d(2), *conv(16, 32), nn.MaxPool2d(2), *conv(32, 48), nn.MaxPool2d(2), *conv(48, 64),
-        nn.Flatten(), nn.Linear(64 * (side // 8) ** 2, 64), nn.ReLU(inplace=True), nn.Linear(64, 3),
-    )
-    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    started = time.time()
-    for step in range(1, steps + 1):
-        for group in optimiser.param_groups:
-            group["lr"] = learning_rate(2e-3, step / steps)
-        chosen = rng.integers(0, len(x), BATCH)
+    net = small.plain_net(geometry.CENTRING_SIZE, 3)
+
+    def batch_loss(net):
+        chosen = rng.integers(0, len(x), small.BATCH)
         batch, aims = turned(x[chosen], y[chosen], int(rng.integers(4)), bool(rng.random() < 0.5))
-        predicted = net(normalise(_lit(batch, rng)))
-        loss = nn.functional.smooth_l1_loss(predicted, torch.from_numpy(aims), beta=0.05)
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        if step % VALIDATE_EVERY == 0 or step == steps:
-            net.eval()
-            with torch.no_grad():
-                predicted = np.concatenate([net(normalise(crops[held][i:i + 512])).numpy()
-                                            for i in range(0, held.sum(), 512)])
-            net.train()
-            log(f"step {step} ({time.time() - started:.0f} s), loss {loss.item():.4f}; held-out dice: "
-                + _errors("as cut", np.zeros_like(targets[held]), targets[held]) + "; "
+        return torch.nn.functional.smooth_l1_loss(net(normalise(small.relit(batch, rng))), torch.from_numpy(aims),
+                                                  beta=0.05)
+
+    def report(net):
+        predicted = np.concatenate([net(normalise(crops[held][i:i + 512])).numpy() for i in range(0, held.sum(), 512)])
+        return ("held-out dice: " + _errors("as cut", np.zeros_like(targets[held]), targets[held]) + "; "
                 + _errors("moved", predicted, targets[held]))
-    return net.eval()
+
+    return small.fit(net, steps, batch_loss, report, log)
 
 
 def _errors(title: str, predicted: np.ndarray, targets: np.ndarray) -> str:
@@ -179,13 +163,6 @@ def _errors(title: str, predicted: np.ndarray, targets: np.ndarray) -> str:
     extent = np.abs(targets[:, 2] - predicted[:, 2])
     return (f"{title}, centre off {np.median(centre):.3f} (90%: {np.percentile(centre, 90):.3f}), "
             f"extent off by a factor {2 ** np.median(extent):.3f} (90%: {2 ** np.percentile(extent, 90):.3f})")
-
-
-def _lit(batch: np.ndarray, rng) -> np.ndarray:
-    """The light's colour and level and the sensor's noise changed at random."""
-    gain = rng.uniform(0.7, 1.3, (len(batch), 1, 1, 3)) * rng.uniform(0.6, 1.4, (len(batch), 1, 1, 1))
-    noisy = batch * gain + rng.normal(0, 4, batch.shape)
-    return np.ascontiguousarray(np.clip(noisy, 0, 255), dtype=np.float32)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,20 +187,14 @@ def main(argv: list[str] | None = None) -> int:
         else:
             first_seed = args.first_seed if args.first_seed is not None else TABLE_SEEDS if args.tables else SEEDS
             crops, targets, seeds = cut(first_seed, args.count, args.tables)
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(args.out, crops=crops, targets=targets, seeds=seeds)
+        small.save(args.out, crops=crops, targets=targets, seeds=seeds)
         return 0
     import torch
 
-    from vision.training.train import export
-
     torch.set_num_threads(2)
-    parts = [np.load(path) for path in args.data]
-    net = train(*(np.concatenate([part[key] for part in parts]) for key in ("crops", "targets", "seeds")), args.steps)
-    side = geometry.CENTRING_SIZE
-    export(net, torch.zeros(1, 3, side, side), args.out / "centring.onnx", dynamic=False)
+    net = train(*small.load(args.data, ("crops", "targets", "seeds")), args.steps)
+    small.export_net(net, geometry.CENTRING_SIZE, args.out / "centring.onnx")
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -11,7 +11,7 @@ flat die touching another (label 0), JITTER crops of geometry.LEANING_MARGIN tim
 a little as the reader's looks are off. The value classifier sees 1.4 extents and cannot tell a tilted top from a
 flat one; this one sees the die's sides and its neighbour. `train` fits a small network of the value classifier's
 plain layers (so that OpenCV 4.6 reads it) to those crops, in every quarter turn and mirrored, and exports it;
-every VALIDATE_EVERY steps it prints, on the scenes whose seed ends in 0 (never trained on), the share of flat
+every small.VALIDATE_EVERY steps it prints, on the scenes whose seed ends in 0 (never trained on), the share of flat
 and of cocked dice it calls leaning.
 
 Generated dice only: synth knows which dice are cocked, the dev photos do not say. On the dev photos this network
@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -39,6 +38,7 @@ import cv2
 import numpy as np
 
 from vision import geometry
+from vision.training import small
 
 SEEDS = 4_000_000
 TABLE_SEEDS = 5_000_000  # for --tables: bench/table.py's tables are 0-19
@@ -46,8 +46,6 @@ JITTER = 4  # crops per die
 # A flat die is cut when another die's centre lies within this many edges of its own (the reader's TOUCHING is
 # 1.3, measured on its readings' outlines rather than the true top faces).
 NEAR = 1.5
-BATCH = 128
-VALIDATE_EVERY = 500
 
 
 def cut(first_seed: int, count: int, tables: bool = False, log=print) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -109,39 +107,26 @@ def table_roll(seed: int, rng):
 def train(crops: np.ndarray, labels: np.ndarray, seeds: np.ndarray, steps: int, log=print):
     """The trained network (torch, in eval mode)."""
     import torch
-    import torch.nn as nn
 
-    from vision.training.train import conv, learning_rate, normalise
+    from vision.training.train import normalise
 
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     held = seeds % 10 == 0
     x, y = crops[~held], torch.from_numpy(labels[~held])
-    side = geometry.LEANING_SIZE
-    net = nn.Sequential(
-        *conv(3, 16), nn.MaxPool2d(2), *conv(16, 32), nn.MaxPool2d(2), *conv(32, 48), nn.MaxPool2d(2), *conv(48, 64),
-        nn.Flatten(), nn.Linear(64 * (side // 8) ** 2, 64), nn.ReLU(inplace=True), nn.Dropout(0.3), nn.Linear(64, 2),
-    )
-    optimiser = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    started = time.time()
-    for step in range(1, steps + 1):
-        for group in optimiser.param_groups:
-            group["lr"] = learning_rate(2e-3, step / steps)
-        chosen = rng.integers(0, len(x), BATCH)
-        loss = nn.functional.cross_entropy(net(normalise(_augmented(x[chosen], rng))), y[chosen])
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-        if step % VALIDATE_EVERY == 0 or step == steps:
-            net.eval()
-            with torch.no_grad():
-                leaning = np.concatenate([_leaning(net, crops[held][i:i + 512]) for i in range(0, held.sum(), 512)])
-            net.train()
-            flat, cocked = leaning[labels[held] == 0], leaning[labels[held] == 1]
-            log(f"step {step} ({time.time() - started:.0f} s), loss {loss.item():.3f}; called leaning (held-out "
-                "scenes) at " + ", ".join(f"{t}: {np.mean(flat >= t):.1%} of flat, {np.mean(cocked >= t):.1%} of cocked"
-                                          for t in (0.1, 0.5, 0.9)))
-    return net.eval()
+    net = small.plain_net(geometry.LEANING_SIZE, 2, dropout=0.3)
+
+    def batch_loss(net):
+        chosen = rng.integers(0, len(x), small.BATCH)
+        return torch.nn.functional.cross_entropy(net(normalise(_augmented(x[chosen], rng))), y[chosen])
+
+    def report(net):
+        leaning = np.concatenate([_leaning(net, crops[held][i:i + 512]) for i in range(0, held.sum(), 512)])
+        flat, cocked = leaning[labels[held] == 0], leaning[labels[held] == 1]
+        return "called leaning (held-out scenes) at " + ", ".join(
+            f"{t}: {np.mean(flat >= t):.1%} of flat, {np.mean(cocked >= t):.1%} of cocked" for t in (0.1, 0.5, 0.9))
+
+    return small.fit(net, steps, batch_loss, report, log)
 
 
 def _augmented(batch: np.ndarray, rng) -> np.ndarray:
@@ -149,9 +134,7 @@ def _augmented(batch: np.ndarray, rng) -> np.ndarray:
     batch = np.rot90(batch, rng.integers(4), axes=(1, 2))
     if rng.random() < 0.5:
         batch = batch[:, :, ::-1]
-    gain = rng.uniform(0.7, 1.3, (len(batch), 1, 1, 3)) * rng.uniform(0.6, 1.4, (len(batch), 1, 1, 1))
-    noisy = batch * gain + rng.normal(0, 4, batch.shape)
-    return np.ascontiguousarray(np.clip(noisy, 0, 255), dtype=np.float32)
+    return small.relit(batch, rng)
 
 
 def _leaning(net, crops: np.ndarray) -> np.ndarray:
@@ -182,20 +165,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "cut":
         first_seed = args.first_seed if args.first_seed is not None else TABLE_SEEDS if args.tables else SEEDS
         crops, labels, seeds = cut(first_seed, args.count, args.tables)
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(args.out, crops=crops, labels=labels, seeds=seeds)
+        small.save(args.out, crops=crops, labels=labels, seeds=seeds)
         return 0
     import torch
 
-    from vision.training.train import export
-
     torch.set_num_threads(2)
-    parts = [np.load(path) for path in args.data]
-    net = train(*(np.concatenate([part[key] for part in parts]) for key in ("crops", "labels", "seeds")), args.steps)
-    side = geometry.LEANING_SIZE
-    export(net, torch.zeros(1, 3, side, side), args.out / "leaning.onnx", dynamic=False)
+    net = train(*small.load(args.data, ("crops", "labels", "seeds")), args.steps)
+    small.export_net(net, geometry.LEANING_SIZE, args.out / "leaning.onnx")
     return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())
