@@ -9,7 +9,7 @@ the 10th and 90th percentiles), and the value classifier, which sees only 1.4 ex
 less surely: on 100 of those scenes it was sure and right of 437 dice from the detector's boxes, 478 from the
 true ones. This network looks at geometry.CENTRING_MARGIN times a candidate's extent and says how far the top
 face's centre lies from the crop's centre and how much larger it is, in the candidate's extents (dx, dy, log2 of
-the ratio); the reader moves each candidate so before classifying it.
+the ratio); the reader also looks at each candidate so moved, and reads each die where this network places it.
 
 `cut` renders generated scenes of every condition (vision.training.synth_scenes.render_one; seeds from SEEDS, far
 from those the benchmarks and the other networks' training use), or with --tables the six dice rolled on
@@ -17,14 +17,15 @@ bench/table.py's kind of table (vision.training.leaning.table_roll; seeds from T
 photos' training part, and cuts JITTER crops around each die whose top face shows, moved and scaled at random as
 the detector's are off. `train` fits a small network of plain layers (vision.training.small, so that OpenCV 4.6
 reads it) to those crops, in every quarter turn and mirrored, and exports it; every small.VALIDATE_EVERY steps it
-prints, on the scenes whose seed ends in 0 (and the dev photos whose number does; never trained on), the median and 90th
-percentile of the centre's error and the extent's (in true extents), against the crops' own.
+prints, on the scenes whose seed ends in 0 (and the dev photos whose number does; never trained on), the median
+and 90th percentile of the centre's error and the extent's (in true extents), against the crops' own.
 
 The committed network, on two processor cores (the first two cuts side by side, 11 minutes, then 4 minutes for the
 others; 179,478 crops, 11,250 of them of the dev photos; then 3.3 minutes of training), puts the held-out crops'
 centres 0.050 extents from the die's (90th percentile 0.130; as cut 0.141 and 0.258) and their extents within a
 factor 1.046 (1.152; as cut 1.122 and 1.332). 15,000 steps rather than 6,000 came closer (0.045, 1.042) but read
-no better: bench/table.py's product way announced 60 rolls right and one wrong rather than 61 and none.
+no better: bench/table.py's product way announced 60 rolls right and one wrong rather than 61 and none (with the
+reader's thresholds of then).
 
     python -m vision.training.centring cut DATA/a.npz --count 2000
     python -m vision.training.centring cut DATA/b.npz --first-seed 6002000 --count 2000
