@@ -31,3 +31,10 @@ def test_a_candidate_off_its_die_is_moved_onto_it(shift, scale):
 
 def test_no_candidates_need_no_network():
     assert R.DiceReader().centre(np.zeros((64, 64, 3), np.uint8), []) == []
+
+
+def test_a_missing_network_file_says_which_module_trains_it(tmp_path):
+    for name in ("detector.onnx", "classifier.onnx", "second-classifier.onnx", "leaning.onnx"):
+        (tmp_path / name).write_bytes((R.MODELS / name).read_bytes())
+    with pytest.raises(FileNotFoundError, match=r"centring\.onnx.*python -m vision\.training\.centring"):
+        R.DiceReader(tmp_path)

@@ -609,10 +609,15 @@ def _suppress_duplicates(candidates: list[Candidate], smallest: float) -> list[C
     return kept
 
 
+# The module that trains each network file, for the message when one is missing.
+TRAINED_BY = {"leaning.onnx": "vision.training.leaning", "centring.onnx": "vision.training.centring"}
+
+
 def _load(path: Path, engine: str = "ENGINE_AUTO"):
     """The network in an ONNX file, run by OpenCV 5's `engine` (OpenCV 4 has one engine and no choice)."""
     if not path.is_file():
-        raise FileNotFoundError(f"{path}: the reader's network is missing (train it: python -m vision.training.train)")
+        trainer = TRAINED_BY.get(path.name, "vision.training.train")
+        raise FileNotFoundError(f"{path}: the reader's network is missing (train it: python -m {trainer})")
     if not hasattr(cv2.dnn, engine):
         return cv2.dnn.readNetFromONNX(str(path))
     return cv2.dnn.readNetFromONNX(str(path), getattr(cv2.dnn, engine))
