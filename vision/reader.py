@@ -237,7 +237,7 @@ class DiceReader:
         # Each die is read where the centring network places it: the look the classifier was surest at may be
         # larger than the die (a look 1.3 times its size took in the orange table around a green die, named "other").
         dice = [(candidate, probs) for candidate, probs in zip(candidates, probabilities)
-                if 1.0 - probs[:, NOT_A_DIE].mean() >= DIE_PROBABILITY]
+                if _die_probability(probs) >= DIE_PROBABILITY]
         found = []  # (candidate, its probabilities, reading, face) of each die
         for candidate, (_, probs) in zip(self.centre(frame, [candidate for candidate, _ in dice]), dice):
             read = self._reading(frame, candidate, probs, calibration, gain)
@@ -401,7 +401,7 @@ class DiceReader:
     def _reading(self, frame, candidate: Candidate, probs: np.ndarray, calibration,
                  gain: float) -> tuple[DieReading, colour.Face] | None:
         mean = probs.mean(axis=0)
-        die_probability = 1.0 - mean[NOT_A_DIE]
+        die_probability = _die_probability(probs)
         if die_probability < DIE_PROBABILITY:
             return None
         face = colour.measure_face(frame, candidate.x, candidate.y, candidate.extent)
@@ -532,14 +532,19 @@ def _is_blurred(frame: np.ndarray, candidate: Candidate) -> bool:
 def _may_be_a_die(candidate: Candidate, probs: np.ndarray) -> bool:
     """Whether the classifier takes the candidate for a die (DIE_PROBABILITY) or the detector is SURE_PEAK sure of it:
     worth more looks."""
-    return 1.0 - probs[:, NOT_A_DIE].mean() >= DIE_PROBABILITY or candidate.score >= SURE_PEAK
+    return _die_probability(probs) >= DIE_PROBABILITY or candidate.score >= SURE_PEAK
+
+
+def _die_probability(probs: np.ndarray) -> float:
+    """How sure the classifier is that this is a die, averaged over the views."""
+    return float(1.0 - probs[:, NOT_A_DIE].mean())
 
 
 def _value_sureness(probs: np.ndarray) -> float:
     """The likeliest value's probability given that this is a die, averaged over the views: what a value
     is reported by."""
     mean = probs.mean(axis=0)
-    return float(mean[1:7].max() / max(1.0 - mean[NOT_A_DIE], 1e-6))
+    return float(mean[1:7].max() / max(_die_probability(probs), 1e-6))
 
 
 def _sureness(probs: np.ndarray) -> float:
