@@ -197,5 +197,6 @@ def main(argv: list[str] | None = None) -> int:
     small.export_net(net, geometry.CENTRING_SIZE, args.out / "centring.onnx")
     return 0
 
+
 if __name__ == "__main__":
     raise SystemExit(main())

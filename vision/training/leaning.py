@@ -174,5 +174,6 @@ def main(argv: list[str] | None = None) -> int:
     small.export_net(net, geometry.LEANING_SIZE, args.out / "leaning.onnx")
     return 0
 
+
 if __name__ == "__main__":
     raise SystemExit(main())
