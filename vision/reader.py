@@ -58,6 +58,16 @@ SMALLEST_DIE = 10.0
 SMALLEST_DIE_SHARE = 0.025
 LARGEST_DIE_SHARE = 0.5
 SMALLEST_AT = 8.5
+# A frame of at most TINY_FRAME pixels is also searched at full resolution, for dice up to TINY_SLACK times the
+# smallest looked for: the first level shows them too small to be found well. The dev photos are 640x640, some
+# of whole game boards with dice of 10-16 pixels (the smallest looked for there is 16). A die found by it
+# is reported only with a value: what it finds and cannot read is mostly not a die (board pieces, number tokens).
+# On the tune part 82.2% of the dice read rather than 78.7%, 4 wrong as before, 31 false dice as before (68 when
+# those without a value were kept); TINY_SLACK 1.5 read one die more. Frames larger than this go without it: at
+# 640x480 it costs a third more time (28 ms a frame rather than 20), at 1280x720 it would cost more than the
+# rest of the reading, and dice of under 18 pixels there are smaller than the issue asks for.
+TINY_FRAME = 640 * 640
+TINY_SLACK = 1.3
 # Reading: the value must have at least this probability among values, averaged over the views (set on
 # the dev photos' tune part: lower gives more values and more wrong ones; a classical pip count as second
 # opinion added as many wrong values as right ones there). 0.92 rather than 0.9 since the centring network
@@ -188,6 +198,7 @@ class Candidate:
     y: float
     extent: float  # largest side of the die's box, full-resolution pixels
     score: float  # detector heat at the peak
+    tiny: bool = False  # found by the full-resolution search of a small frame (TINY_FRAME)
 
 
 def check_frame(frame) -> np.ndarray:
@@ -241,7 +252,7 @@ class DiceReader:
         found = []  # (candidate, its probabilities, reading, face) of each die
         for candidate, (_, probs) in zip(self.centre(frame, [candidate for candidate, _ in dice]), dice):
             read = self._reading(frame, candidate, probs, calibration, gain)
-            if read is not None:
+            if read is not None and not (candidate.tiny and read[0].value is None):
                 found.append((candidate, probs, *read))
         found = [die for die in found if not _is_heap(die, found)]
         kept = [die for die in found if not _gives_way(die, found)]
@@ -297,6 +308,10 @@ class DiceReader:
                                                   extent[keep] * math.sqrt(ax * ay), score[keep])]
         # With a calibration the one level shows dice, not their pips.
         smallest = 0.0 if calibration is not None else _smallest_die(min(height, width))
+        if calibration is None and height * width <= TINY_FRAME:
+            x, y, extent, score = self._peaks(frame)
+            keep = extent < smallest * TINY_SLACK
+            found += [Candidate(*c, tiny=True) for c in zip(x[keep], y[keep], extent[keep], score[keep])]
         return _suppress_duplicates(found, smallest)[:MAX_CANDIDATES]
 
     def _peaks(self, level: np.ndarray):
