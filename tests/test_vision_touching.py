@@ -72,6 +72,16 @@ def test_in_a_roll_a_die_the_leaning_network_finds_leaning_is_not_read(monkeypat
     assert [r.problem for r in readings] == [None if value else "cocked" for value in values]
 
 
+@pytest.mark.parametrize("dice_set, values", [(None, [None, None]), ({"white": 2}, [4, 4])])
+def test_in_a_roll_a_die_the_network_finds_flat_enough_may_be_a_little_tilted_in_a_turn(monkeypatch, dice_set, values):
+    # Both dice sure, "unreadable" between LEANING_SHARE and ROLL_LEANING_SHARE in one turn, under ROLL_LEANING
+    # leaning: doubted in a photo, read in a roll, where the leaning network is trusted more than the turns.
+    tilted = (R.LEANING_SHARE + R.ROLL_LEANING_SHARE) / 2 - 0.03  # TiltedInOneTurn leaves 0.03 "unreadable" in each turn
+    leaning = (R.ROLL_LEANING - 0.05, R.ROLL_LEANING - 0.05)
+    readings = read_two(monkeypatch, 32.0, tilted, leaning, dice_set)
+    assert [r.value for r in readings] == values
+
+
 def read_two(monkeypatch, apart, tilted, leaning, dice_set=None):
     """The readings of two 30-pixel dice `apart` pixels apart that the classifier reads as fours (TiltedInOneTurn
     with `tilted`) and the leaning network finds `leaning`."""
