@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 import vision.reader
@@ -57,6 +58,25 @@ def test_dice_too_small_for_the_first_level_are_found_in_a_small_frame(reader, m
     assert score(truth, reader.read(frame))["correct"] == 2
     monkeypatch.setattr(vision.reader, "TINY_FRAME", 0)
     assert score(truth, reader.read(frame))["missed"] == 2
+
+
+@pytest.mark.parametrize("tiny, reported", [(False, 1), (True, 0)])
+def test_what_only_the_full_resolution_search_finds_is_reported_only_with_a_value(monkeypatch, tiny, reported):
+    """A thing the classifier takes for a die but cannot read: reported as an unreadable die when the pyramid
+    found it, left out when only the full-resolution search of a small frame did (there it is mostly not a die)."""
+    reader = DiceReader()
+    candidate = vision.reader.Candidate(50.0, 50.0, 14.0, 0.9, tiny=tiny)
+    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: [candidate])
+    monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
+
+    def unsure_die(frame, candidates, turns=range(vision.reader.VIEWS), network=None):
+        probs = np.zeros((len(candidates), len(turns), vision.reader.CLASS_COUNT))
+        probs[..., 3] = probs[..., 4] = 0.5  # a die, three or four
+        return probs
+
+    monkeypatch.setattr(reader, "classify", unsure_die)
+    readings = reader.read(np.full((100, 100, 3), 128, np.uint8))
+    assert len(readings) == reported and all(r.value is None for r in readings)
 
 
 def test_read_json_on_a_photo_reports_every_die(capsys):
