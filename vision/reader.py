@@ -5,7 +5,8 @@ How it works, and why:
    heat-map at a quarter of its input's resolution and says how large each die is. It answers for dice
    of geometry.DETECTOR_BAND pixels, so it runs on a pyramid of the frame whose levels together cover every
    die size from the smallest readable one to nearly the whole frame; with a calibration the die size is
-   known and one level does. Learned centres separate touching dice and ignore most clutter at a cost of a
+   known and one level does. A small frame (TINY_FRAME) is also searched at full size, for dice the first
+   level shows too small to be found well. Learned centres separate touching dice and ignore most clutter at a cost of a
    few milliseconds, where colour or edge thresholds would depend on the table.
 2. Read each die. A crop around each candidate, cut from the full-resolution frame, goes to a second
    small network (models/classifier.onnx): not a die, 1-6, or a die whose top cannot be read (cocked,
