@@ -22,6 +22,10 @@ from calibration.model import Calibration, CalibrationError, DieColour, Exposure
 QWIXX_SET = ("white", "white", "red", "yellow", "green", "blue")
 # Typical hue angles (degrees, CIELAB) of Qwixx's coloured dice under neutral light.
 TYPICAL_HUE = {"red": 35.0, "yellow": 90.0, "green": 150.0, "blue": 270.0}
+# Named by hue, a die further than this (degrees) from its colour's typical hue means the faces were not measured
+# right (a die found where the table changed, measured half on its shadow): better no calibration than one that
+# names every roll's dice wrong.
+HUE_SLACK = 60.0
 # Two colours closer than this (Delta E) get a warning: the reader may mistake one for the other.
 CLOSE_COLOURS = 15.0
 FRAMES_AVERAGED = 8  # a camera's noise averaged away
@@ -297,13 +301,19 @@ def _name_by_hue(faces: list[tuple]) -> list[str]:
     adapted_lab = cv2.cvtColor(adapted.reshape(-1, 1, 3), cv2.COLOR_BGR2Lab).reshape(-1, 3)
     hues = [math.degrees(math.atan2(adapted_lab[i][2], adapted_lab[i][1])) % 360 for i in coloured]
 
-    def cost(assignment):
-        return sum(min(abs(h - TYPICAL_HUE[c]), 360 - abs(h - TYPICAL_HUE[c])) for h, c in zip(hues, assignment))
+    def off_hue(hue: float, name: str) -> float:
+        return min(abs(hue - TYPICAL_HUE[name]), 360 - abs(hue - TYPICAL_HUE[name]))
 
+    best = min(itertools.permutations(TYPICAL_HUE), key=lambda order: sum(map(off_hue, hues, order)))
+    if max(map(off_hue, hues, best)) > HUE_SLACK:
+        raise CalibrationError(
+            "the dice colours could not be told apart under this light: lay the six dice apart from one another, "
+            "top faces up, under a whiter, brighter lamp"
+        )
     names = [""] * 6
     for i in whites:
         names[i] = "white"
-    for i, name in zip(coloured, min(itertools.permutations(TYPICAL_HUE), key=cost)):
+    for i, name in zip(coloured, best):
         names[i] = name
     return names
 

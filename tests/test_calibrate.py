@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, CalibrationError, DieColour
-from calibration.learn import close_colour_warnings, find_play_area, learn, play_area_problem
+from calibration.learn import FoundDie, close_colour_warnings, find_play_area, learn, play_area_problem
 from synth.geometry import Camera
 from synth.render import render
 from synth.rolls import Film
@@ -90,6 +90,37 @@ def test_a_die_the_reader_misses_is_found_where_the_table_changed():
     assert set(learned.colours) == {"white", "red", "yellow", "green", "blue"}
     # the missed die's colour was measured where it lies: blue is learned as when the reader finds it
     assert math.dist(learned.colours["blue"].face, learn(empty, dice, read_dice).colours["blue"].face) < 12
+
+
+def squares(colours_bgr) -> tuple[np.ndarray, list[FoundDie]]:
+    """A grey table with a 30-pixel square of each colour, and a reader's finding of each, its colour unnamed."""
+    frame = np.full((360, 640, 3), 128, np.uint8)
+    found = []
+    for index, bgr in enumerate(colours_bgr):
+        x, y = 80 + 96 * index, 180
+        frame[y - 15:y + 15, x - 15:x + 15] = bgr
+        found.append(FoundDie((x, y), ((x - 15, y - 15), (x + 15, y - 15), (x + 15, y + 15), (x - 15, y + 15)),
+                              confidence=0.9))
+    return frame, found
+
+
+WHITE, RED, YELLOW, GREEN, BLUE, ORANGE = (235, 235, 235), (40, 40, 200), (40, 210, 230), (60, 160, 40), (170, 80, 30), (30, 120, 230)
+
+
+def test_dice_named_by_hue_take_the_colours_their_hues_fit():
+    frame, found = squares([WHITE, BLUE, RED, WHITE, GREEN, YELLOW])
+    learned = learn(np.full_like(frame, 128), frame, lambda image, calibration=None: found)
+    assert any("named by hue" in note for note in learned.notes)
+    L, a, b = learned.colours["blue"].face
+    assert b < -30 and L < 50
+
+
+def test_a_set_whose_hues_do_not_fit_the_dice_colours_is_refused():
+    # An orange face where the blue die should be (a die measured on its shadow, or a die of another set): named
+    # by hue, one of the four coloured dice would take a colour it does not show, and every roll would be misnamed.
+    frame, found = squares([WHITE, ORANGE, RED, WHITE, GREEN, YELLOW])
+    with pytest.raises(CalibrationError, match="colours could not be told apart"):
+        learn(np.full_like(frame, 128), frame, lambda image, calibration=None: found)
 
 
 def test_more_than_two_missed_dice_are_not_guessed():
