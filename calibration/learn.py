@@ -17,7 +17,8 @@ from typing import Callable, Sequence
 import cv2
 import numpy as np
 
-from calibration.model import Calibration, CalibrationError, DieColour, Exposure, delta_e, in_polygon, to_lab
+from calibration.model import (Calibration, CalibrationError, DieColour, Exposure, delta_e, in_polygon, smoothed_lab,
+                               to_lab, where_changed)
 
 QWIXX_SET = ("white", "white", "red", "yellow", "green", "blue")
 # Typical hue angles (degrees, CIELAB) of Qwixx's coloured dice under neutral light.
@@ -32,9 +33,6 @@ FRAMES_AVERAGED = 8  # a camera's noise averaged away
 # The reader's detector misses a die now and then (a dark die under a warm lamp); against the empty table
 # every die stands out, so up to this many missing dice are looked for where the table changed.
 MOST_MISSED = 2
-# A die changes the table's colour or lightens it; a shadow only darkens it (CIELAB units).
-CHANGED_CHROMA = 12.0
-CHANGED_LIGHTNESS = 12.0
 
 
 @dataclass(frozen=True)
@@ -247,9 +245,7 @@ def _dice_the_reader_missed(empty_table: np.ndarray, dice: np.ndarray, found: li
     if not found:
         return []
     size = float(np.median([_edge(r.corners) for r in found]))
-    now, before = (to_lab(cv2.GaussianBlur(frame, (3, 3), 0)) for frame in (dice, empty_table))
-    chroma = np.hypot(now[..., 1] - before[..., 1], now[..., 2] - before[..., 2])
-    changed = ((chroma > CHANGED_CHROMA) | (now[..., 0] - before[..., 0] > CHANGED_LIGHTNESS)).astype(np.uint8)
+    changed = where_changed(smoothed_lab(empty_table), smoothed_lab(dice))
     changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     count, labels, stats, _ = cv2.connectedComponentsWithStats(changed)
     places = []

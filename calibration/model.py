@@ -25,6 +25,11 @@ VERSION = 1
 Lab = tuple[float, float, float]
 Point = tuple[float, float]
 
+# Against the empty table, a die changes the table's colour or lightens it; a shadow only darkens it (CIELAB units).
+CHANGED_CHROMA = 12.0
+CHANGED_LIGHTNESS = 12.0
+EMPTY_TABLE_WIDTH = 320  # the empty table is kept this wide at most
+
 
 def in_polygon(corners: Sequence[Point], point: Point) -> bool:
     """Whether `point` lies in the polygon of `corners` (in order round it) or on its outline."""
@@ -40,6 +45,18 @@ def to_lab(bgr: np.ndarray) -> np.ndarray:
     """8-bit BGR pixels (any shape ending in 3) to float32 CIELAB in the units documented above."""
     pixels = np.asarray(bgr, dtype=np.float32).reshape(-1, 1, 3) / 255.0
     return cv2.cvtColor(pixels, cv2.COLOR_BGR2Lab).reshape(np.shape(bgr))
+
+
+def smoothed_lab(image: np.ndarray) -> np.ndarray:
+    """CIELAB of a BGR image as where_changed compares it: smoothed a little, so that a camera's noise is no change."""
+    return to_lab(cv2.GaussianBlur(image, (3, 3), 0))
+
+
+def where_changed(empty_table: np.ndarray, frame: np.ndarray) -> np.ndarray:
+    """uint8 mask, 1 where `frame` differs from `empty_table` (both smoothed_lab, of one size) as a die would change
+    it: in colour by CHANGED_CHROMA, or lighter by CHANGED_LIGHTNESS."""
+    chroma = np.hypot(frame[..., 1] - empty_table[..., 1], frame[..., 2] - empty_table[..., 2])
+    return ((chroma > CHANGED_CHROMA) | (frame[..., 0] - empty_table[..., 0] > CHANGED_LIGHTNESS)).astype(np.uint8)
 
 
 def delta_e(first: Lab, second: Lab) -> float:
@@ -135,24 +152,28 @@ class Calibration:
                 raise ValueError(f"colour {name} is not a DieColour")
 
     @staticmethod
-    def encode_image(bgr: np.ndarray, max_width: int = 320) -> bytes:
-        """A small JPEG of `bgr` for `empty_table`: the reader needs the table's look, not its detail."""
+    def encode_image(bgr: np.ndarray, max_width: int = EMPTY_TABLE_WIDTH) -> bytes:
+        """A small PNG of `bgr` for `empty_table`: the reader needs the table's look, not its detail. Not a JPEG,
+        which keeps colour at half its size: compared with a frame, every coloured edge of a patterned table
+        changed (on bench/table.py's tables 20-39, 64 rolls of 95 announced rather than 66; scripts outside the
+        repository)."""
         height, width = bgr.shape[:2]
         if width > max_width:
             bgr = cv2.resize(bgr, (max_width, round(height * max_width / width)), interpolation=cv2.INTER_AREA)
-        ok, data = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        ok, data = cv2.imencode(".png", bgr)
         if not ok:
             raise ValueError("could not encode the empty-table image")
         return data.tobytes()
 
-    def empty_table_image(self) -> np.ndarray | None:
-        """The empty table as BGR at this calibration's resolution, or None when there is none."""
+    def empty_table_image(self, size: tuple[int, int] | None = None) -> np.ndarray | None:
+        """The empty table as BGR at `size` (width, height; this calibration's resolution by default), or None
+        when there is none."""
         if self.empty_table is None:
             return None
         image = cv2.imdecode(np.frombuffer(self.empty_table, np.uint8), cv2.IMREAD_COLOR)
         if image is None:
             raise CalibrationError("the empty-table image in the calibration cannot be decoded")
-        return cv2.resize(image, self.resolution, interpolation=cv2.INTER_LINEAR)
+        return cv2.resize(image, size or self.resolution, interpolation=cv2.INTER_LINEAR)
 
     def play_area_mask(self) -> np.ndarray:
         """uint8 mask at this resolution: 255 inside the play area."""
