@@ -66,8 +66,14 @@ def learn(
         raise CalibrationError("the empty-table and dice frames are of different sizes")
     height, width = dice.shape[:2]
     found = [r for r in read_dice(dice, None) if len(r.corners) >= 3]
-    found = sorted(found, key=lambda r: -r.confidence)
     notes = []
+    if len(found) < 6:
+        again = _read_with_the_empty_table(empty_table, dice, found, read_dice)
+        if len(again) > len(found):
+            notes.append(f"The reader found {len(again)} of the six dice only with the empty table to compare with "
+                         f"({len(found)} without): a plainer cloth makes every roll easier to read.")
+            found = again
+    found = sorted(found, key=lambda r: -r.confidence)
     if MOST_MISSED >= 6 - len(found) > 0:
         missed = _dice_the_reader_missed(empty_table, dice, found, 6 - len(found))
         if missed:
@@ -237,6 +243,37 @@ def _measured_edge(empty_table: np.ndarray, dice: np.ndarray, corners) -> float 
         return None
     edge = min(_smallest_rectangle(labels, component)[1])
     return float(edge) if 0.6 * rough <= edge <= 1.8 * rough else None
+
+
+def _read_with_the_empty_table(empty_table: np.ndarray, dice: np.ndarray, found: list,
+                               read_dice: Callable[..., Sequence]) -> list:
+    """What the reader finds of the dice with a first calibration that holds only the empty table and the dice's
+    size (that of the dice `found`, else as the table changed): it then also looks where the table changed, which
+    finds dice on a busy cloth where it alone finds few or none."""
+    height, width = dice.shape[:2]
+    size = float(np.median([_edge(r.corners) for r in found])) if found else _die_size_where_changed(empty_table, dice)
+    if size is None:
+        return found
+    first = Calibration(
+        resolution=(width, height),
+        die_size=size,
+        colours={},
+        play_area=((0.0, 0.0), (float(width), 0.0), (float(width), float(height)), (0.0, float(height))),
+        empty_table=Calibration.encode_image(empty_table),
+    )
+    return [r for r in read_dice(dice, first) if len(r.corners) >= 3]
+
+
+def _die_size_where_changed(empty_table: np.ndarray, dice: np.ndarray) -> float | None:
+    """The edge of the six dice lying apart, from the six largest regions where the table changed: the median of
+    their smallest rectangles' shorter sides (a shadow lengthens one side only). None without six regions."""
+    changed = where_changed(smoothed_lab(empty_table), smoothed_lab(dice))
+    changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed)
+    largest = sorted(range(1, count), key=lambda region: -stats[region, cv2.CC_STAT_AREA])[:6]
+    if len(largest) < 6:
+        return None
+    return float(np.median([min(_smallest_rectangle(labels, region)[1]) for region in largest]))
 
 
 def _dice_the_reader_missed(empty_table: np.ndarray, dice: np.ndarray, found: list, wanted: int) -> list[FoundDie]:

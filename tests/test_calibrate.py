@@ -139,6 +139,23 @@ def test_the_calibrated_reader_finds_dice_where_the_table_changed():
     assert correct(read_dice(image, replace(learned, empty_table=None), QWIXX_ROLL), dice) <= 3
 
 
+def test_on_a_busy_cloth_the_dice_are_found_with_the_empty_table():
+    # A polka-dot cloth on which the reader alone finds none of the six dice lying apart.
+    base = table_scene(21)
+    assert base.table.kind == "patterned"
+    empty = render(base)[0]
+    apart = Film(base, seed=21).resting_dice([6, 5, 4, 3, 2, 1], area=TABLE_AREA, apart=2.5)
+    dice, truth = render(replace(base, dice=tuple(apart)))
+    assert len(read_dice(dice)) == 0
+    learned = learn(empty, dice, read_dice)
+    assert any(note.startswith("The reader found 6 of the six dice only with the empty table") for note in learned.notes)
+    size = np.median([d.size_px for d in truth.in_frame()])
+    assert 0.8 * size < learned.die_size < 1.25 * size
+    for name, hue in (("red", 35), ("yellow", 90), ("green", 150), ("blue", 270)):
+        _, a, b = learned.colours[name].face
+        assert abs((math.degrees(math.atan2(b, a)) - hue + 180) % 360 - 180) < 40, name
+
+
 def test_more_than_two_missed_dice_are_not_guessed():
     empty, dice, _ = frames(NEUTRAL)
     readings = read_dice(dice)
