@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, CalibrationError, DieColour
-from calibration.learn import FoundDie, close_colour_warnings, find_play_area, learn, play_area_problem
+from calibration.learn import MOST_MISSED, FoundDie, close_colour_warnings, find_play_area, learn, play_area_problem
 from synth.geometry import Camera
 from synth.render import render
 from synth.rolls import TABLE_AREA, Film, table_scene
@@ -140,15 +140,17 @@ def test_the_calibrated_reader_finds_dice_where_the_table_changed():
 
 
 def test_on_a_busy_cloth_the_dice_are_found_with_the_empty_table():
-    # A polka-dot cloth on which the reader alone finds none of the six dice lying apart.
+    # A polka-dot cloth on which the reader alone finds none of the six dice lying apart (one with OpenCV 4.6): too
+    # few for the dice it misses to be looked for where the table changed (MOST_MISSED).
     base = table_scene(21)
     assert base.table.kind == "patterned"
     empty = render(base)[0]
     apart = Film(base, seed=21).resting_dice([6, 5, 4, 3, 2, 1], area=TABLE_AREA, apart=2.5)
     dice, truth = render(replace(base, dice=tuple(apart)))
-    assert len(read_dice(dice)) == 0
+    assert len(read_dice(dice)) < 6 - MOST_MISSED
     learned = learn(empty, dice, read_dice)
-    assert any(note.startswith("The reader found 6 of the six dice only with the empty table") for note in learned.notes)
+    found_with_the_table = "The reader found 6 of the six dice only with the empty table"
+    assert any(note.startswith(found_with_the_table) for note in learned.notes)
     size = np.median([d.size_px for d in truth.in_frame()])
     assert 0.8 * size < learned.die_size < 1.25 * size
     for name, hue in (("red", 35), ("yellow", 90), ("green", 150), ("blue", 270)):
