@@ -105,7 +105,8 @@ def squares(colours_bgr) -> tuple[np.ndarray, list[FoundDie]]:
     return frame, found
 
 
-WHITE, RED, YELLOW, GREEN, BLUE, ORANGE = (235, 235, 235), (40, 40, 200), (40, 210, 230), (60, 160, 40), (170, 80, 30), (30, 120, 230)
+WHITE, RED, YELLOW, GREEN = (235, 235, 235), (40, 40, 200), (40, 210, 230), (60, 160, 40)
+BLUE, ORANGE = (170, 80, 30), (30, 120, 230)
 
 
 def test_dice_named_by_hue_take_the_colours_their_hues_fit():
