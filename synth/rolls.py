@@ -157,11 +157,11 @@ class Film:
         """The roller gathers every die off the table."""
         self.hand_over(seconds, from_side=str(self.rng.choice(["near", "left", "right"])), take=self.on_table)
 
-    def cocked_against(self, die: Die, colour: str, tilt_deg: float = 28.0, seed: int = 0) -> Die:
-        """A die of `colour` resting tilted against `die`'s side (its top leaning away from it)."""
+    def cocked_against(self, die: Die, colour: str, tilt_deg: float = 28.0, seed: int = 0, face: int = 1) -> Die:
+        """A die of `colour` resting tilted against `die`'s side (its top leaning away from it), `face` nearest the
+        camera: a cocked die has no value, but a reader must not take that face for one."""
         x, y, _ = die.pose.position
-        # Which face is up hardly matters: a cocked die has no value.
-        return lean_against(Die.resting(colour, x + 1.3 * DIE_MM, y, 1, seed=seed), die, tilt_deg)
+        return lean_against(Die.resting(colour, x + 1.3 * DIE_MM, y, face, seed=seed), die, tilt_deg)
 
 
 def table_scene(seed: int, size: tuple[int, int] = (1280, 720)) -> Scene:

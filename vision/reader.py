@@ -151,6 +151,9 @@ FLAT_LEANING = 0.1
 # recording's roll with a green die leaning on the blue one (0.66 leaning) is sent back rather than announced with
 # the tilted 1 the green die shows. Not for photos of other dice: there the network calls many flat dice leaning
 # (doubting at 0.6 in every frame read 71.1% of the dev tune part's dice rather than 78.7%).
+# The leaning network retrained with cocked dice showing any face (vision/training/leaning.py): of 228 rolls of
+# bench/table.py's kind with a die cocked (tables 0-39, calibrated, half showing a 1), 54 cocked dice given a value
+# rather than 58; at 0.3, 41, but tables 0-19 and 20-39 announced 51 and 68 rolls rather than 55 and 70.
 ROLL_LEANING = 0.45
 ROLL_LEANING_SHARE = 0.15
 # Below this extent a die's pips are a pixel or two: its value is never given.
