@@ -1,6 +1,6 @@
 """Benchmark of the reader as the table uses it: calibrated as a user would, rolls judged by the tracker.
 
-    python bench/table.py [--tables N] [--rolls R]
+    python bench/table.py [--tables N] [--rolls R] [--cocked C]
 
 For each of N generated tables (seeds 0..N-1 draw the table, the lamp's colour, the camera's white
 balance, height and tilt), renders the empty table and the six dice lying apart, and learns a calibration
@@ -9,7 +9,9 @@ dice resting where they fell, touching allowed) are shown to vision.RollTracker 
 empty table, four ways: without and with the calibration, each with the reader naming a roll's colours
 together (as the tracker asks) or one die at a time. Prints per way how many rolls were announced right,
 announced wrong (the worst outcome), answered with a request to re-roll some dice, or missed, and what
-the dice behind those requests were (cocked, missing, unreadable and why, one too many).
+the dice behind those requests were (cocked, missing, unreadable and why, one too many). Then C rolls per table
+in which one coloured die rests cocked against another, any face up: each of those must be sent back, and one
+announced is announced wrong.
 """
 from __future__ import annotations
 
@@ -48,6 +50,21 @@ def rolls_on(base: Scene, seed: int, count: int):
     return rolls
 
 
+def cocked_rolls_on(base: Scene, seed: int, count: int):
+    """(image, None) of `count` rolls of the six dice with one coloured die resting cocked against another, any
+    face up: no announcement of such a roll is right."""
+    rolls = []
+    for index in range(count):
+        film = Film(base, seed=seed * 1000 + 500 + index)
+        dice = film.resting_dice([int(v) for v in film.rng.integers(1, 7, 6)], area=TABLE_AREA, apart=1.9)
+        lean = 2 + (seed + index) % 4  # red, yellow, green, blue in turn (QWIXX_SIX's order)
+        support = (lean + 1 + index) % 6
+        dice[lean] = film.cocked_against(dice[support], dice[lean].colour, float(film.rng.uniform(15, 40)),
+                                         seed=seed * 10 + index, face=int(film.rng.integers(1, 7)))
+        rolls.append((render(replace(base, dice=tuple(dice)))[0], None))
+    return rolls
+
+
 def judge(empty: np.ndarray, rolls, reader, calibration) -> tuple[Counter, Counter]:
     """Each roll shown to a fresh tracker after the empty table, as a camera at FPS would show it: the
     count of each of OUTCOMES, and of the problems behind the re-roll requests."""
@@ -81,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--rolls", type=int, default=5, help="rolls per table")
+    parser.add_argument("--cocked", type=int, default=2, help="rolls per table with a die cocked")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     ways = {
@@ -90,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         "calibrated, roll named together": (read_dice, True),
     }
     totals = {way: Counter() for way in ways}
+    cocked_totals = {way: Counter() for way in ways}
     problems = {way: Counter() for way in ways}
     refused = 0
     for seed in range(args.tables):
@@ -103,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"table {seed}: calibration refused: {error}")
             learned = None
         rolls = rolls_on(base, seed, args.rolls)
+        cocked = cocked_rolls_on(base, seed, args.cocked)
         line = []
         for way, (reader, calibrated) in ways.items():
             if calibrated and learned is None:
@@ -110,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
             counts, why = judge(empty, rolls, reader, learned if calibrated else None)
             totals[way] += counts
             problems[way] += why
+            cocked_totals[way] += judge(empty, cocked, reader, learned if calibrated else None)[0]
             line.append(f"{counts['announced right']}/{args.rolls}")
         print(f"table {seed} ({base.table.kind}, {base.light.kelvin:.0f} K): right per way {', '.join(line)}", flush=True)
     print(f"\n{args.tables} tables, {args.rolls} rolls each; calibration refused on {refused}")
@@ -118,6 +139,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{way}: " + ", ".join(f"{outcome} {counts[outcome]}/{rolls}" for outcome in OUTCOMES))
         print("    dice behind the re-roll requests: "
               + (", ".join(f"{kind} {count}" for kind, count in problems[way].most_common()) or "none"))
+        cocked = cocked_totals[way]
+        print(f"    rolls with a die cocked: re-roll asked {cocked['re-roll asked']}/{sum(cocked.values())}, announced "
+              f"(wrong) {cocked['announced wrong']}, missed {cocked['missed']}")
     return 0
 
 
