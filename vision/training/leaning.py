@@ -19,7 +19,8 @@ takes many a flat die for a leaning one (it has never seen a real die), so the r
 (vision/reader.py, FLAT_LEANING), never add one.
 
 The committed network, on two processor cores (17 minutes of rendering, two cuts side by side at a time, then 14
-minutes of training; at 0.1 it calls 15.3% of the held-out flat dice leaning and 98.6% of the cocked ones):
+minutes of training; at 0.1 it calls 15.3% of the held-out flat dice leaning and 98.6% of the cocked ones, whose
+table rolls now show any face):
 
     python -m vision.training.leaning cut DATA/a.npz --first-seed 4000000 --count 2500
     python -m vision.training.leaning cut DATA/b.npz --first-seed 4002500 --count 2500
