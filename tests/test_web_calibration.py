@@ -286,8 +286,10 @@ def test_the_camera_loop_averages_the_next_frames_and_keeps_what_it_has_when_the
         description = "four frames"
 
         def frames(self):
+            # Half a second apart (a recording is played at its own pace): the test's thread may be slow to ask for
+            # them on a busy machine, and a 0.05-second spacing had let three go by first.
             for index, image in enumerate(images):
-                yield Frame(index * 0.05, image)
+                yield Frame(index * 0.5, image)
 
     loop = CameraLoop(table, Once, lambda colours: None)
     loop.pause_reading()
