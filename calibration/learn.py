@@ -264,12 +264,16 @@ def _read_with_the_empty_table(empty_table: np.ndarray, dice: np.ndarray, found:
     return [r for r in read_dice(dice, first) if len(r.corners) >= 3]
 
 
+def _changed_regions(empty_table: np.ndarray, dice: np.ndarray) -> np.ndarray:
+    """uint8 mask of where the dice frame changed the empty table (calibration.where_changed), specks removed."""
+    changed = where_changed(smoothed_lab(empty_table), smoothed_lab(dice))
+    return cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
 def _die_size_where_changed(empty_table: np.ndarray, dice: np.ndarray) -> float | None:
     """The edge of the six dice lying apart, from the six largest regions where the table changed: the median of
     their smallest rectangles' shorter sides (a shadow lengthens one side only). None without six regions."""
-    changed = where_changed(smoothed_lab(empty_table), smoothed_lab(dice))
-    changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(_changed_regions(empty_table, dice))
     largest = sorted(range(1, count), key=lambda region: -stats[region, cv2.CC_STAT_AREA])[:6]
     if len(largest) < 6:
         return None
@@ -282,9 +286,7 @@ def _dice_the_reader_missed(empty_table: np.ndarray, dice: np.ndarray, found: li
     if not found:
         return []
     size = float(np.median([_edge(r.corners) for r in found]))
-    changed = where_changed(smoothed_lab(empty_table), smoothed_lab(dice))
-    changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(changed)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(_changed_regions(empty_table, dice))
     places = []
     for component in range(1, count):
         if not 0.4 * size**2 <= stats[component, cv2.CC_STAT_AREA] <= 4 * size**2:

@@ -52,9 +52,10 @@ convolution in each of its last two stages, trained from scratch on the same two
         --classifier-epoch-samples 60000 --minutes 55 --workers 1
 
 named 96.5% and 89.9% of them (sure of 84.9% and 73.5%) and 94% of the centred tune dice (the kept one 93.5%),
-but told dice from the rest less well (92% rather than 98%; 65 epochs; scripts outside the repository): in the reader (VALUE_CONFIDENCE 0.95) it read 84.5% of the tune
-part's dice rather than 82.2% (1.05% wrong rather than 0.84%) and left no leaning die of 100 with a value, but
-bench/table.py's tables 20-39 announced 55 rolls of 95 rather than 63, so it was not kept. 30 minutes more at a rate
+but told dice from the rest less well (92% rather than 98%; 65 epochs; scripts outside the repository): in the
+reader (VALUE_CONFIDENCE 0.95) it read 84.5% of the tune part's dice rather than 82.2% (1.05% wrong rather than
+0.84%) and left no leaning die of 100 with a value, but bench/table.py's tables 20-39 announced 55 rolls of 95
+rather than 63, so it was not kept. 30 minutes more at a rate
 of 5e-4 (`--init`) read 86.4% of the tune part (1.46% wrong; 83.7% and 1.05% at VALUE_CONFIDENCE 0.97) and
 announced 57 rolls (53). A longer run on a GPU, and the reader's thresholds set again for it, is the next step.
 """
