@@ -29,6 +29,8 @@ Point = tuple[float, float]
 CHANGED_CHROMA = 12.0
 CHANGED_LIGHTNESS = 12.0
 EMPTY_TABLE_WIDTH = 320  # the empty table is kept this wide at most
+# A white die measured this far from grey is a measuring error, not the light: no channel is scaled further.
+WHITE_BALANCE_LIMITS = (0.5, 2.0)
 
 
 def in_polygon(corners: Sequence[Point], point: Point) -> bool:
@@ -174,6 +176,16 @@ class Calibration:
         if image is None:
             raise CalibrationError("the empty-table image in the calibration cannot be decoded")
         return cv2.resize(image, size or self.resolution, interpolation=cv2.INTER_LINEAR)
+
+    def white_balanced(self, frame: np.ndarray) -> np.ndarray:
+        """`frame` with each channel scaled so that the white dice look grey (at the lightness they have), as
+        under the near-white light the reader's networks learned from; `frame` itself when no white die was
+        learned."""
+        if "white" not in self.colours:
+            return frame
+        white = cv2.cvtColor(np.array([[self.colours["white"].face]], np.float32), cv2.COLOR_Lab2BGR).reshape(3)
+        gains = np.clip(white.mean() / np.maximum(white, 1e-3), *WHITE_BALANCE_LIMITS)
+        return cv2.transform(frame, np.diag(gains))
 
     def play_area_mask(self) -> np.ndarray:
         """uint8 mask at this resolution: 255 inside the play area."""

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, CalibrationError, DieColour, Exposure, default_path, find, to_lab
-from calibration.model import EMPTY_TABLE_WIDTH
+from calibration.model import EMPTY_TABLE_WIDTH, WHITE_BALANCE_LIMITS
 
 
 def make_calibration(**changes) -> Calibration:
@@ -119,3 +119,27 @@ def test_to_lab_is_true_cielab():
     assert white == pytest.approx([100, 0, 0], abs=0.5)
     assert black == pytest.approx([0, 0, 0], abs=0.5)
     assert red == pytest.approx([53.2, 80.1, 67.2], abs=1.0)  # sRGB red, CIE D65
+
+
+def test_white_balanced_makes_the_white_dice_grey_and_keeps_their_lightness():
+    warm_white = (150, 190, 235)  # BGR of a white die under a warm lamp
+    face = tuple(float(v) for v in to_lab(np.array([[warm_white]], np.uint8))[0, 0])
+    colours = {"white": DieColour(face, (2.0, 1.0, 1.5), -60.0)}
+    frame = np.array([[warm_white, (30, 60, 200), (0, 0, 0)]], np.uint8)
+    balanced = make_calibration(colours=colours).white_balanced(frame)
+    assert balanced.dtype == np.uint8 and balanced.shape == frame.shape
+    assert np.ptp(balanced[0, 0].astype(int)) <= 2
+    assert abs(int(balanced[0, 0].mean()) - int(np.mean(warm_white))) <= 2
+    # Every pixel is scaled alike: the red die stays red, but less so than under the lamp.
+    assert balanced[0, 1, 2] > balanced[0, 1, 0] and balanced[0, 1, 0] > frame[0, 1, 0]
+    assert balanced[0, 2].tolist() == [0, 0, 0]
+
+
+def test_white_balanced_leaves_the_frame_without_a_white_die_and_limits_the_gains():
+    frame = np.full((4, 4, 3), (100, 100, 100), np.uint8)
+    assert make_calibration(colours={}).white_balanced(frame) is frame
+    blue_white = DieColour(tuple(float(v) for v in to_lab(np.array([[(250, 60, 10)]], np.uint8))[0, 0]),
+                           (2.0, 1.0, 1.5), -60.0)
+    balanced = make_calibration(colours={"white": blue_white}).white_balanced(frame)
+    low, high = WHITE_BALANCE_LIMITS
+    assert balanced[0, 0].tolist() == pytest.approx([100 * low, 100 * 1.78, 100 * high], abs=2)
