@@ -664,15 +664,14 @@ def _changed_places(changed: np.ndarray, die: float) -> list[tuple[float, float]
         if not CHANGED_AREA[0] * die**2 <= area <= CHANGED_AREA[1] * die**2:
             continue
         inside = np.where(labels[y0:y0 + height, x0:x0 + width] == region, depth[y0:y0 + height, x0:x0 + width], 0)
-        found = 0
+        before = len(places)
         while True:
             y, x = np.unravel_index(int(np.argmax(inside)), inside.shape)
             if inside[y, x] < CHANGED_DEPTH * die:
                 break
             places.append((float(x0 + x), float(y0 + y)))
-            found += 1
             cv2.circle(inside, (int(x), int(y)), int(round(CHANGED_SPACING * die)), 0, -1)
-        if not found and area <= DIE_SIZED_REGION[0] * die**2 and max(width, height) <= DIE_SIZED_REGION[1] * die:
+        if len(places) == before and area <= DIE_SIZED_REGION[0] * die**2 and max(width, height) <= DIE_SIZED_REGION[1] * die:
             places.append((float(centres[region][0]), float(centres[region][1])))
     return places
 
