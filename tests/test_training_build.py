@@ -30,7 +30,7 @@ def dev_folder(tmp_path_factory):
 
 
 def built(dev_folder: Path, workers: int) -> build.Samples:
-    args = argparse.Namespace(dev=dev_folder, synth=[], synth_limit=None, render=1, render_minutes=None,
+    args = argparse.Namespace(dev=dev_folder, synth=[], synth_limit=None, render=1, tables=1, render_minutes=None,
                               views_per_photo=3, views_per_scene=2, mine=MODELS,
                               workers=workers, seed=0)
     return build.build(args, "train", log=lambda message: None)
@@ -50,13 +50,21 @@ def test_the_samples_do_not_depend_on_the_number_of_workers(samples_by_workers):
     assert all(np.array_equal(a, b) for a, b in zip(one.mined, two.mined)) and one.mined_info == two.mined_info
 
 
-def test_photos_and_a_rendered_scene_each_give_their_views_and_patches(samples_by_workers):
+def test_photos_a_rendered_scene_and_a_table_roll_each_give_their_views_and_patches(samples_by_workers):
     samples = samples_by_workers[1]
-    assert len(samples.views) == 2 * 3 + 1 * 2  # views per photo, then per generated scene
+    assert len(samples.views) == 2 * 3 + 2 * 2  # views per photo, then per generated scene and table roll
     domains = {row[2] for row in samples.info}
     assert domains == {build.DOMAINS.index("dev"), build.DOMAINS.index("synth")}
     dice_of_first_view = [row for row in samples.view_dice if row[0] == 0]
     assert dice_of_first_view  # a view is drawn around a die
+
+
+def test_a_table_roll_shows_the_six_qwixx_dice_each_with_its_class():
+    from vision.training.scenes import UNREADABLE
+
+    scene = build.table_roll_scene(build.TABLE_ROLL_SEEDS)
+    assert scene.image.shape == (720, 1280, 3) and scene.domain == "synth"
+    assert len(scene.dice) == 6 and all(die.findable and 1 <= die.label <= UNREADABLE for die in scene.dice)
 
 
 class FindsThese:

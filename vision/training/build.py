@@ -1,12 +1,13 @@
 """Cut the training samples out of the labelled scenes once, into a folder that training reads for many epochs.
 
-    nice -n 10 python -m vision.training.build OUT [--dev DIR] [--synth SCENES] [--render N]
+    nice -n 10 python -m vision.training.build OUT [--dev DIR] [--synth SCENES] [--render N] [--tables N]
         [--mine MODELS] [--workers N] [--render-minutes M]
 
 Scenes: the dev photos' training part (DIR, default ../shared/dice-photos/dev), generated scenes written by
-vision.training.synth_scenes (--synth), and N generated scenes rendered here and never written (--render:
+vision.training.synth_scenes (--synth), N generated scenes rendered here and never written (--render:
 seeds after those synth_scenes uses, a block of its own for each --seed; with --render-minutes, those not
-rendered by then are left out).
+rendered by then are left out), and N rolls of the six Qwixx dice on bench/table.py's kind of table (--tables:
+vision.training.leaning.table_roll, one die leaning on another in some, from TABLE_ROLL_SEEDS).
 Each scene is cut on one of the workers, with random draws seeded by its place in the list, so the
 result does not depend on the number of workers.
 
@@ -38,6 +39,8 @@ DOMAINS = ("dev", "synth")
 INFO = np.dtype([("label", np.int8), ("extent", np.float32), ("domain", np.int8), ("kind", np.int8)])
 # Rendered scenes start after the seeds synth_scenes writes, so that the two never repeat a scene.
 RENDER_SEEDS = TRAINING_SEEDS + 500_000
+# Table rolls: bench/table.py's tables are seeds 0-39, the leaning network's rolls 5,000,000 on.
+TABLE_ROLL_SEEDS = 6_000_000
 
 
 def info_row(label: int, extent: float, domain: str, kind: str) -> tuple:
@@ -103,6 +106,15 @@ def rendered_scene(seed: int) -> Scene:
     return generated_scene(frame, truth.to_json(), str(seed))
 
 
+def table_roll_scene(seed: int) -> Scene:
+    """A roll of the six Qwixx dice on one of bench/table.py's kind of tables, made here."""
+    from synth import render
+    from vision.training.leaning import table_roll
+
+    frame, truth = render(table_roll(seed, np.random.default_rng([seed, 13])))
+    return generated_scene(frame, truth.to_json(), str(seed))
+
+
 # The worker's state, set before the pool forks (the dev photos are shared rather than sent to each worker).
 _job_context: dict = {}
 
@@ -110,15 +122,15 @@ _job_context: dict = {}
 def _cut(job) -> Samples | None:
     index, kind, what = job
     context = _job_context
-    if kind == "render" and time.time() > context["render_until"]:
+    if kind in ("render", "table") and time.time() > context["render_until"]:
         return None
     rng = np.random.default_rng([*context["seed"], index])
     if kind == "dev":
         scene, views = context["dev"][what], context["views_per_photo"]
     else:
         try:
-            scene = synth_scene(what) if kind == "synth" else rendered_scene(what)
-        except RuntimeError:  # a scene with no room for its dice
+            scene = {"synth": synth_scene, "render": rendered_scene, "table": table_roll_scene}[kind](what)
+        except (RuntimeError, ValueError):  # a scene with no room for its dice
             return None
         if scene is None:
             return None
@@ -136,6 +148,7 @@ def build(args, part: str, log) -> Samples:
         for folder in args.synth:
             jobs += [("synth", path) for path in sorted(folder.glob("*.json"))[:args.synth_limit]]
         jobs += [("render", RENDER_SEEDS + 100_000 * args.seed + k) for k in range(args.render)]
+        jobs += [("table", TABLE_ROLL_SEEDS + 100_000 * args.seed + k) for k in range(args.tables)]
     _job_context.update(
         dev=dev, seed=[args.seed, ("train", "tune").index(part)], views_per_photo=args.views_per_photo,
         views_per_scene=args.views_per_scene,
@@ -165,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synth", type=Path, action="append", default=[], help="folder of generated scenes")
     parser.add_argument("--synth-limit", type=int, help="use only the first N generated scenes of each folder")
     parser.add_argument("--render", type=int, default=0, metavar="N", help="render N more generated scenes here")
+    parser.add_argument("--tables", type=int, default=0, metavar="N", help="render N table rolls here")
     parser.add_argument("--render-minutes", type=float, help="leave out the scenes not rendered by then")
     parser.add_argument("--views-per-photo", type=int, default=40)
     parser.add_argument("--views-per-scene", type=int, default=8)
