@@ -104,3 +104,31 @@ def test_a_roll_of_more_or_fewer_dice_than_the_set_keeps_its_names():
     for some in (faces + [Face((30.0, 1.0, 1.0), 40.0)], faces[:4] + faces[5:]):
         names = [name_colour(face) for face in some]
         assert name_as_set(some, names, QWIXX_ROLL) == names
+
+
+def test_with_a_calibration_a_roll_is_named_by_the_colours_it_learned():
+    # bench/table.py's table 4 (an overexposed camera over a dark cloth): glare bleaches the green top to white,
+    # so three faces are named white. By hue alone the set's cheapest naming calls the pale blue die green and
+    # a white one blue; the calibrated colours name the blue die blue and the bleached one green.
+    colours = {
+        "white": DieColour((99.0, 0.0, 1.0), (1.0, 1.0, 1.0), -60.0),
+        "red": DieColour((68.0, 42.0, 24.0), (2.0, 2.0, 2.0), 30.0),
+        "yellow": DieColour((97.0, -19.0, 69.0), (2.0, 2.0, 2.0), -40.0),
+        "green": DieColour((92.0, -42.0, 17.0), (2.0, 2.0, 2.0), 20.0),
+        "blue": DieColour((83.0, -20.0, -23.0), (2.0, 2.0, 2.0), -40.0),
+    }
+    calibration = Calibration((1280, 720), 30.0, colours, ((0, 0), (1280, 0), (1280, 720)))
+    roll = [
+        ("blue", Face((85.0, -21.0, -21.0), -43.0)),
+        ("green", Face((99.0, -5.0, 3.0), 0.0)),
+        ("yellow", Face((97.0, -15.0, 55.0), 0.0)),
+        ("white", Face((100.0, 0.0, 2.0), -66.0)),
+        ("red", Face((65.0, 46.0, 26.0), 31.0)),
+        ("white", Face((100.0, 0.0, 0.0), -66.0)),
+    ]
+    faces = [face for _, face in roll]
+    names = [name_colour(face, calibration) for face in faces]
+    assert names.count("white") == 3
+    by_hue = name_as_set(faces, names, QWIXX_ROLL)
+    assert by_hue[0] == "green" and by_hue[1] == "white" and "blue" in by_hue[3:]
+    assert name_as_set(faces, names, QWIXX_ROLL, calibration=calibration) == [colour for colour, _ in roll]

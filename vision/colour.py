@@ -53,6 +53,14 @@ CALIBRATED_DISTANCE = 25.0
 SHORTFALL_SCALE = 10.0
 LIGHT_PIPS_ON_WHITE = 8.0
 SET_MARGIN = 2.0
+# With a calibration, a face costs its distance (Delta E) from the colour learned, in SET_DISTANCEs, squared. By hue,
+# an overexposed table's roll (bench/table.py's table 4) cost less named with its pale blue die green and a white
+# die blue than named right: with a glare-bleached green top to fill the set, the hue naming announced that roll
+# wrong. On bench/table.py's tables 0-39, calibrated and read as rolls (190 rolls; scripts outside the repository),
+# SET_DISTANCE 25, 15 and 10 announced 145, 147 and 148 rolls right with the classifier of then (hue costs: 147), and
+# 158, 159, 161 and 162 at 25, 15, 10 and 7 with the one retrained on table rolls (hue costs: 160, and one wrong);
+# none wrong. 10 leaves the names alone unless the best naming beats the next by about 14 Delta E.
+SET_DISTANCE = 10.0
 
 
 @dataclass(frozen=True)
@@ -127,9 +135,12 @@ def name_colour(face: Face, calibration=None, gain: float = 1.0) -> str:
     return "other"
 
 
-def colour_cost(face: Face, name: str, gain: float = 1.0) -> float:
-    """How unlike a Qwixx die of colour `name` the face looks (0 for a typical one): distance from the
+def colour_cost(face: Face, name: str, gain: float = 1.0, calibration=None) -> float:
+    """How unlike a Qwixx die of colour `name` the face looks (0 for a typical one): with a calibration that
+    learned the colour, its distance from it in CALIBRATED_DISTANCEs, squared; otherwise the distance from the
     colour's hue range, weighted by how much colour the face shows, and shortfalls of chroma and lightness."""
+    if calibration is not None and name in calibration.colours:
+        return (math.dist(face.lab, calibration.colours[name].face) / SET_DISTANCE) ** 2
     lightness, a, b = face.lab
     lightness, chroma = min(100.0, lightness * gain), math.hypot(a, b) * math.sqrt(gain)
     if name == "white":
@@ -146,7 +157,8 @@ def colour_cost(face: Face, name: str, gain: float = 1.0) -> float:
             + (max(0.0, least_lightness - lightness) / SHORTFALL_SCALE) ** 2)
 
 
-def name_as_set(faces: Sequence[Face], names: Sequence[str], dice_set: Mapping[str, int], gain: float = 1.0) -> list[str]:
+def name_as_set(faces: Sequence[Face], names: Sequence[str], dice_set: Mapping[str, int], gain: float = 1.0,
+                calibration=None) -> list[str]:
     """Names for the faces of one roll of a known set of dice (colour: count), such as a Qwixx roll.
 
     One face at a time, white under a warm lamp looks yellow and glare turns a blue top white; side by
@@ -154,12 +166,14 @@ def name_as_set(faces: Sequence[Face], names: Sequence[str], dice_set: Mapping[s
     from name_colour) are kept when they already make the set; when the faces are not as many as the
     set's dice (with a die missing, a face could take the missing die's colour: a missing or an extra die
     is for the caller to see); or when the best naming beats the next best by less than SET_MARGIN (the
-    table is then asked to look). Calibration, which must name all six dice laid out for it and shows them
-    to the user, commits to the best hue order instead (calibration.learn)."""
+    table is then asked to look). With a `calibration`, faces are weighed against the colours it learned.
+    Calibration, which must name all six dice laid out for it and shows them to the user, commits to the best
+    hue order instead (calibration.learn)."""
     if Counter(names) == Counter(dice_set) or len(faces) != sum(dice_set.values()):
         return list(names)
     slots = [name for name, count in dice_set.items() for _ in range(count)]
-    costs = {(index, name): colour_cost(face, name, gain) for index, face in enumerate(faces) for name in dice_set}
+    costs = {(index, name): colour_cost(face, name, gain, calibration)
+             for index, face in enumerate(faces) for name in dice_set}
     ranked = sorted(
         (sum(costs[index, name] for index, name in enumerate(order)), order)
         for order in set(itertools.permutations(slots))

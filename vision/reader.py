@@ -304,7 +304,7 @@ class DiceReader:
         if dice_set is None or not kept:
             return readings
         faces = [face for *_, face in kept]
-        names = colour.name_as_set(faces, [reading.colour for reading in readings], dice_set, gain)
+        names = colour.name_as_set(faces, [reading.colour for reading in readings], dice_set, gain, calibration)
         return [replace(reading, colour=name) for reading, name in zip(readings, names)]
 
     # -- 1. finding dice -------------------------------------------------------------------------
