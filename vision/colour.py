@@ -137,7 +137,7 @@ def name_colour(face: Face, calibration=None, gain: float = 1.0) -> str:
 
 def colour_cost(face: Face, name: str, gain: float = 1.0, calibration=None) -> float:
     """How unlike a Qwixx die of colour `name` the face looks (0 for a typical one): with a calibration that
-    learned the colour, its distance from it in CALIBRATED_DISTANCEs, squared; otherwise the distance from the
+    learned the colour, its distance from it in SET_DISTANCEs, squared; otherwise the distance from the
     colour's hue range, weighted by how much colour the face shows, and shortfalls of chroma and lightness."""
     if calibration is not None and name in calibration.colours:
         return (math.dist(face.lab, calibration.colours[name].face) / SET_DISTANCE) ** 2

@@ -225,10 +225,11 @@ TURNED_CONFIDENCE = 0.82
 # That last look is also taken by a second classifier, deeper than the first (a second convolution in each of its
 # last two stages) and trained longer (vision/training/train.py says how): alone it reads more real dice than the
 # first and sends back more table rolls; the two averaged over their turns read more than the first.
-# With the retrained pair, against the second classifier before it: on the dev tune part 84.9% of dice read rather
-# than 83.3% (7 wrong values of 478 either way), 100 generated scenes as rolls 76.2% rather than 75.3% (3.0% wrong
-# rather than 3.3%), bench/table.py's tables 0-39 calibrated and read as rolls 161 of 190 rather than 159, none
-# wrong; with the first classifier as its own second, 83.9% and 161 (scripts outside the repository).
+# With the retrained pair (LEANING_SHARE 0.1 then), against the second classifier before it: on the dev tune part
+# 84.9% of dice read rather than 83.3% (7 wrong values of 478 either way), 100 generated scenes as rolls 76.2%
+# rather than 75.3% (3.0% wrong rather than 3.3%), bench/table.py's tables 0-39 calibrated and read as rolls 161 of
+# 190 rather than 159, none wrong; with the first classifier as its own second, 83.9% and 161 (scripts outside the
+# repository).
 
 
 class FrameError(ValueError):

@@ -5,9 +5,9 @@
 
 Scenes: the dev photos' training part (DIR, default ../shared/dice-photos/dev), generated scenes written by
 vision.training.synth_scenes (--synth), N generated scenes rendered here and never written (--render:
-seeds after those synth_scenes uses, a block of its own for each --seed; with --render-minutes, those not
-rendered by then are left out), and N rolls of the six Qwixx dice on bench/table.py's kind of table (--tables:
-vision.training.leaning.table_roll, one die leaning on another in some, from TABLE_ROLL_SEEDS).
+seeds after those synth_scenes uses, a block of its own for each --seed), and N rolls of the six Qwixx dice on
+bench/table.py's kind of table rendered here (--tables: vision.training.leaning.table_roll, one die leaning on
+another in some, from TABLE_ROLL_SEEDS). With --render-minutes, what is not rendered by then is left out.
 Each scene is cut on one of the workers, with random draws seeded by its place in the list, so the
 result does not depend on the number of workers.
 
