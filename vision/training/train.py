@@ -54,8 +54,8 @@ the last time on DATA3 beside the first classifier's run:
 and SECOND/classifier.onnx copied to vision/models/second-classifier.onnx (71 epochs in the last run; of the
 centred tune patches it names 94.6% of the dice and tells 92.2% from the rest, the first 94.4% and 91.1%). As the
 reader's first classifier it read more of the tune part's dice (87.4% rather than 84.9%, 1.9% wrong rather than
-1.5%) but announced fewer of bench/table.py's rolls on tables 0-39 (154 of 190 rather than 161) and left one table
-uncalibrated (scripts outside the repository), so it is the second.
+1.5%) but announced fewer of bench/table.py's rolls on tables 0-39 (154 of 190 rather than 161; calibrating one
+table more of 0-19 and one fewer of 20-39; scripts outside the repository), so it is the second.
 """
 from __future__ import annotations
 
