@@ -47,9 +47,9 @@ def run(kind, name, frames=None, truth=None, **kwargs):
 
 
 # The reader (issue 3) still gets a die wrong in a few of rolls-1's rolls: it names the yellow die white once,
-# and in the roll with the yellow die cocked against the red one it misses the yellow die and names the pale blue
-# one "other" (so the table asks for both to be re-rolled, not for the cocked one). The tests that need every roll of it right say when
-# the pair of them is good enough, and are expected to fail until then. The demo recording it reads right
+# and in the roll with the yellow die cocked against the red one it misses the yellow die (so the table asks for it
+# to be re-rolled as missing, not as cocked). The tests that need every roll of it right say when the pair of them
+# is good enough, and are expected to fail until then. The demo recording it reads right
 # (since the centring network, and a die the leaning network finds leaning in a roll is not read); a hand
 # passing over still dice needs no reading, and the real reader passes it.
 WEAK_READER = pytest.mark.xfail(reason="the reader gets a die wrong in a few of these films' rolls (issue 3)",
