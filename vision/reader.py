@@ -368,8 +368,9 @@ class DiceReader:
         return _suppress_duplicates(found, smallest)[:MAX_CANDIDATES]
 
     def _with_table_changes(self, frame: np.ndarray, calibration, found: list[Candidate]) -> list[Candidate]:
-        """`found`, and candidates of a die's size where the table changed and none was found (see CHANGED_DEPTH).
-        Each lying where the table changed is given at least SURE_PEAK: worth more looks whatever the first says."""
+        """`found`, and candidates of a die's size where the table changed and no candidate found there lies within a
+        die (see CHANGED_DEPTH). Each lying where the table changed is given at least SURE_PEAK: worth more looks
+        whatever the first says."""
         height, width = frame.shape[:2]
         scale = min(1.0, EMPTY_TABLE_WIDTH / width)
         size = (round(width * scale), max(1, round(height * scale)))
@@ -386,9 +387,13 @@ class DiceReader:
             x, y = (round((v + 0.5) * scale - 0.5) for v in (c.x, c.y))
             return bool(changed[min(max(y, 0), size[1] - 1), min(max(x, 0), size[0] - 1)])
 
-        return ([replace(c, score=max(c.score, SURE_PEAK)) if on_change(c) else c for c in found]
+        # A peak on the unchanged table is not the die that changed it: on a striped cloth one between two touching
+        # dice, which the classifier then calls no die, had hidden both. bench/table.py's product way on its tables
+        # 0-19: 78 rolls of 90 announced rather than 76, dice missing 7 rather than 12; tables 20-39 unchanged.
+        found_on_change = [c for c in found if on_change(c)]
+        return ([replace(c, score=max(c.score, SURE_PEAK)) if c in found_on_change else c for c in found]
                 + [Candidate(x, y, die * TURNED_BOX, SURE_PEAK) for x, y in places
-                   if all(math.hypot(x - c.x, y - c.y) > die for c in found)])
+                   if all(math.hypot(x - c.x, y - c.y) > die for c in found_on_change)])
 
     def _peaks(self, level: np.ndarray):
         """Centres (x, y), extents and heat of the strongest local maxima of the heat-map, level pixels."""
