@@ -58,7 +58,7 @@ def cocked_rolls_on(base: Scene, seed: int, count: int):
         film = Film(base, seed=seed * 1000 + 500 + index)
         dice = film.resting_dice([int(v) for v in film.rng.integers(1, 7, 6)], area=TABLE_AREA, apart=1.9)
         lean = 2 + (seed + index) % 4  # red, yellow, green, blue in turn (QWIXX_SIX's order)
-        support = (lean + 1 + index) % 6
+        support = (lean + 1 + index % 5) % 6  # any other die: never the leaning one itself
         dice[lean] = film.cocked_against(dice[support], dice[lean].colour, float(film.rng.uniform(15, 40)),
                                          seed=seed * 10 + index, face=int(film.rng.integers(1, 7)))
         rolls.append((render(replace(base, dice=tuple(dice)))[0], None))
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--rolls", type=int, default=5, help="rolls per table")
-    parser.add_argument("--cocked", type=int, default=2, help="rolls per table with a die cocked")
+    parser.add_argument("--cocked", type=int, default=5, help="rolls per table with a die cocked")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     ways = {
