@@ -78,6 +78,17 @@ def test_learns_size_colours_and_tray_from_the_six_dice():
     assert 0.4 * SIZE[0] < width < 0.9 * SIZE[0]  # the tray, not the whole table
 
 
+def test_the_die_size_is_the_top_face_not_its_shadow():
+    # On this dark table the dice measured where they changed the empty table, shadows and all, had come out
+    # 1.4 times their size.
+    base = table_scene(12)
+    empty = render(base)[0]
+    apart = Film(base, seed=12).resting_dice([6, 5, 4, 3, 2, 1], area=TABLE_AREA, apart=2.5)
+    dice, truth = render(replace(base, dice=tuple(apart)))
+    size = np.median([d.size_px for d in truth.in_frame()])
+    assert 0.9 * size < learn(empty, dice, read_dice).die_size < 1.1 * size
+
+
 def test_a_die_the_reader_misses_is_found_where_the_table_changed():
     empty, dice, _ = frames(NEUTRAL)
     readings = read_dice(dice)
@@ -159,15 +170,15 @@ def test_a_detector_peak_on_the_unchanged_table_hides_no_die():
 
 
 def test_a_cocked_die_whose_top_leans_far_from_its_support_is_doubted():
-    # The green die leans on the yellow one, its top tilted away: its face's centre lies 1.7 edges from the
-    # yellow die's. The reader reads the 5 it shows sure enough; the roll must still be sent back (ruling 9).
-    learned, image, dice = calibrated_roll(10, 4, cocked=(4, 3))
-    green = next(d for d in dice if d.colour == "green")
-    assert green.problem == "cocked"
+    # The blue die leans on the green one, its top tilted away: its face's centre lies 1.6-1.7 edges from the
+    # green die's. The classifier reads the 4 it shows sure enough; the roll must still be sent back (ruling 9).
+    learned, image, dice = calibrated_roll(31, 4, cocked=(5, 4))
+    blue = next(d for d in dice if d.colour == "blue")
+    assert blue.problem == "cocked"
     readings = read_dice(image, learned, QWIXX_ROLL)
     assert len(readings) == 6
-    near_green = min(readings, key=lambda r: math.dist(r.center, np.mean(green.corners, axis=0)))
-    assert near_green.value is None and near_green.problem == "cocked"
+    near_blue = min(readings, key=lambda r: math.dist(r.center, np.mean(blue.corners, axis=0)))
+    assert near_blue.value is None and near_blue.problem == "cocked"
 
 
 def test_on_a_busy_cloth_the_dice_are_found_with_the_empty_table():
@@ -183,7 +194,7 @@ def test_on_a_busy_cloth_the_dice_are_found_with_the_empty_table():
     found_with_the_table = "The reader found 6 of the six dice only with the empty table"
     assert any(note.startswith(found_with_the_table) for note in learned.notes)
     size = np.median([d.size_px for d in truth.in_frame()])
-    assert 0.8 * size < learned.die_size < 1.25 * size
+    assert 0.9 * size < learned.die_size < 1.1 * size
     for name, hue in (("red", 35), ("yellow", 90), ("green", 150), ("blue", 270)):
         _, a, b = learned.colours[name].face
         assert abs((math.degrees(math.atan2(b, a)) - hue + 180) % 360 - 180) < 40, name
