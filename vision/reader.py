@@ -395,7 +395,9 @@ class DiceReader:
 
         # A peak on the unchanged table is not the die that changed it: on a striped cloth one between two touching
         # dice, which the classifier then calls no die, had hidden both. bench/table.py's product way on its tables
-        # 0-19: 78 rolls of 90 announced rather than 76, dice missing 7 rather than 12; tables 20-39 unchanged.
+        # 0-19: 78 rolls of 90 announced rather than 76 (dice missing 7 rather than 12) while calibrations took the
+        # dice a fifth too large; since they take their true size (calibration.learn), tables 0-79 330 of 380 rather
+        # than 329, cocked rolls announced 9 of 456 rather than 10 (scripts outside the repository).
         found_on_change = [c for c in found if on_change(c)]
         return ([replace(c, score=max(c.score, SURE_PEAK)) if c in found_on_change else c for c in found]
                 + [Candidate(x, y, die * TURNED_BOX, SURE_PEAK) for x, y in places
