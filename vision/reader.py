@@ -145,7 +145,8 @@ DIE_PROBABILITY = 0.8
 # given the cocked die a value without a doubt, its centre 1.6-1.7 edges from its support's. TOUCHING 1.7 rather
 # than 1.6: 5 of those 228 rolls announced rather than 8, 162 of its 190 flat rolls rather than 163 (1.8: 5 and 161;
 # 2.0: 5 and 159); dev validation and tune part the same within a die, 200 generated scenes as rolls 77.2% read
-# rather than 77.7%, none more wrong, and their leaning dice given a value 3 of 100 rather than 4.
+# rather than 77.7%, none more wrong, and their leaning dice given a value 3 of 100 rather than 4. Since calibrations
+# take the dice's true size (calibration.learn): 6 cocked rolls and 166 flat ones rather than 8 and 167.
 TOUCHING = 1.7
 TOUCHING_CONFIDENCE = 0.9
 LEANING_SHARE = 0.06
