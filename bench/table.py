@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -29,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from calibration import CalibrationError  # noqa: E402
 from calibration.learn import learn  # noqa: E402
 from synth.render import render  # noqa: E402
-from synth.rolls import TABLE_AREA, Film, table_scene  # noqa: E402
+from synth.rolls import cocked_table_roll, laid_apart, table_roll, table_scene  # noqa: E402
 from synth.scene import Scene  # noqa: E402
 from vision import RollTracker, read_dice  # noqa: E402
 
@@ -37,32 +36,20 @@ FPS = 15.0
 OUTCOMES = ("announced right", "announced wrong", "re-roll asked", "missed")
 
 
-def rolls_on(base: Scene, seed: int, count: int):
-    """(image, {colour: sorted values}) of `count` rolls of the six dice resting at random."""
+def rolls_on(base: Scene, table: int, count: int):
+    """(image, {colour: sorted values}) of the table's first `count` rolls (synth.rolls.table_roll)."""
     rolls = []
     for index in range(count):
-        film = Film(base, seed=seed * 1000 + index)
-        values = [int(v) for v in film.rng.integers(1, 7, 6)]
-        image, truth = render(replace(base, dice=tuple(film.resting_dice(values, area=TABLE_AREA, apart=1.05))))
+        image, truth = render(table_roll(base, table, index))
         dice = truth.in_frame()
         rolls.append((image, {colour: sorted(d.value for d in dice if d.colour == colour) for colour in
                               {d.colour for d in dice}}))
     return rolls
 
 
-def cocked_rolls_on(base: Scene, seed: int, count: int):
-    """(image, None) of `count` rolls of the six dice with one coloured die resting cocked against another, any
-    face up: no announcement of such a roll is right."""
-    rolls = []
-    for index in range(count):
-        film = Film(base, seed=seed * 1000 + 500 + index)
-        dice = film.resting_dice([int(v) for v in film.rng.integers(1, 7, 6)], area=TABLE_AREA, apart=1.9)
-        lean = 2 + (seed + index) % 4  # red, yellow, green, blue in turn (QWIXX_SIX's order)
-        support = (lean + 1 + index % 5) % 6  # any other die: never the leaning one itself
-        dice[lean] = film.cocked_against(dice[support], dice[lean].colour, float(film.rng.uniform(15, 40)),
-                                         seed=seed * 10 + index, face=int(film.rng.integers(1, 7)))
-        rolls.append((render(replace(base, dice=tuple(dice)))[0], None))
-    return rolls
+def cocked_rolls_on(base: Scene, table: int, count: int):
+    """(image, None) of the table's first `count` rolls with a die cocked (synth.rolls.cocked_table_roll)."""
+    return [(render(cocked_table_roll(base, table, index))[0], None) for index in range(count)]
 
 
 def judge(empty: np.ndarray, rolls, reader, calibration) -> tuple[Counter, Counter]:
@@ -114,9 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     for seed in range(args.tables):
         base = table_scene(seed)
         empty = render(base)[0]
-        apart = Film(base, seed=seed).resting_dice([6, 5, 4, 3, 2, 1], area=TABLE_AREA, apart=2.5)
         try:
-            learned = learn(empty, render(replace(base, dice=tuple(apart)))[0], read_dice)
+            learned = learn(empty, render(laid_apart(base, seed))[0], read_dice)
         except CalibrationError as error:
             refused += 1
             print(f"table {seed}: calibration refused: {error}")

@@ -182,6 +182,32 @@ def table_scene(seed: int, size: tuple[int, int] = (1280, 720)) -> Scene:
                  effects=Effects(seed=seed, auto_white_balance=float(rng.uniform(0.1, 0.9))))
 
 
+def laid_apart(base: Scene, table: int) -> Scene:
+    """`base` (table_scene(table)) with the six dice lying apart, as calibration asks for them."""
+    return replace(base, dice=tuple(Film(base, seed=table).resting_dice([6, 5, 4, 3, 2, 1], area=TABLE_AREA,
+                                                                         apart=2.5)))
+
+
+def table_roll(base: Scene, table: int, index: int) -> Scene:
+    """bench/table.py's roll `index` on `base` (table_scene(table)): the six dice resting where they fell, touching
+    allowed."""
+    film = Film(base, seed=table * 1000 + index)
+    values = [int(v) for v in film.rng.integers(1, 7, 6)]
+    return replace(base, dice=tuple(film.resting_dice(values, area=TABLE_AREA, apart=1.05)))
+
+
+def cocked_table_roll(base: Scene, table: int, index: int) -> Scene:
+    """bench/table.py's roll `index` with a die cocked on `base` (table_scene(table)): one coloured die (red, yellow,
+    green, blue in turn) rests cocked against another, any face up. No announcement of such a roll is right."""
+    film = Film(base, seed=table * 1000 + 500 + index)
+    dice = film.resting_dice([int(v) for v in film.rng.integers(1, 7, 6)], area=TABLE_AREA, apart=1.9)
+    lean = 2 + (table + index) % 4  # QWIXX_SIX's order: white, white, red, yellow, green, blue
+    support = (lean + 1 + index % 5) % 6  # any other die: never the leaning one itself
+    dice[lean] = film.cocked_against(dice[support], dice[lean].colour, float(film.rng.uniform(15, 40)),
+                                     seed=table * 10 + index, face=int(film.rng.integers(1, 7)))
+    return replace(base, dice=tuple(dice))
+
+
 def _in_flight(die: Die, start, progress: float, spin, step: float, fps: float) -> Die:
     """`die` on its way from `start` to its resting pose, `progress` 0..1 of its flight."""
     def place(p: float):

@@ -12,7 +12,7 @@ from calibration import Calibration, CalibrationError, DieColour
 from calibration.learn import MOST_MISSED, FoundDie, close_colour_warnings, find_play_area, learn, play_area_problem
 from synth.geometry import Camera
 from synth.render import render
-from synth.rolls import TABLE_AREA, Film, table_scene
+from synth.rolls import Film, cocked_table_roll, laid_apart, table_roll, table_scene
 from synth.scene import Effects, Light, Scene, Table, Tray
 from vision import read_dice
 from vision.reader import DiceReader
@@ -83,11 +83,9 @@ def test_the_die_size_is_the_top_face_not_its_shadow():
     # On this dark table the dice measured where they changed the empty table, shadows and all, had come out
     # 1.4 times their size.
     base = table_scene(12)
-    empty = render(base)[0]
-    apart = Film(base, seed=12).resting_dice([6, 5, 4, 3, 2, 1], area=TABLE_AREA, apart=2.5)
-    dice, truth = render(replace(base, dice=tuple(apart)))
+    dice, truth = render(laid_apart(base, 12))
     size = np.median([d.size_px for d in truth.in_frame()])
-    assert 0.9 * size < learn(empty, dice, read_dice).die_size < 1.1 * size
+    assert 0.9 * size < learn(render(base)[0], dice, read_dice).die_size < 1.1 * size
 
 
 def test_a_die_the_reader_misses_is_found_where_the_table_changed():
@@ -137,21 +135,12 @@ def test_a_set_whose_hues_do_not_fit_the_dice_colours_is_refused():
         learn(np.full_like(frame, 128), frame, lambda image, calibration=None: found)
 
 
-def calibrated_roll(table: int, roll: int, cocked: tuple[int, int] | None = None):
-    """A calibration learned on bench/table.py's table `table`, and that table's roll `roll` (image, its dice); with
-    `cocked` (leaning die, supporting die: indices in QWIXX_SIX's order), its roll `roll` with that die cocked."""
+def calibrated_roll(table: int, roll: int, cocked: bool = False):
+    """A calibration learned on bench/table.py's table `table`, and that table's roll `roll` (image, its dice), or
+    with `cocked` its roll `roll` with a die cocked."""
     base = table_scene(table)
-    empty = render(base)[0]
-    apart = Film(base, seed=table).resting_dice([6, 5, 4, 3, 2, 1], area=TABLE_AREA, apart=2.5)
-    learned = learn(empty, render(replace(base, dice=tuple(apart)))[0], read_dice)
-    film = Film(base, seed=table * 1000 + roll + (0 if cocked is None else 500))
-    values = [int(v) for v in film.rng.integers(1, 7, 6)]
-    dice = film.resting_dice(values, area=TABLE_AREA, apart=1.05 if cocked is None else 1.9)
-    if cocked is not None:
-        lean, support = cocked
-        dice[lean] = film.cocked_against(dice[support], dice[lean].colour, float(film.rng.uniform(15, 40)),
-                                         seed=table * 10 + roll, face=int(film.rng.integers(1, 7)))
-    image, truth = render(replace(base, dice=tuple(dice)))
+    learned = learn(render(base)[0], render(laid_apart(base, table))[0], read_dice)
+    image, truth = render((cocked_table_roll if cocked else table_roll)(base, table, roll))
     return learned, image, truth.in_frame()
 
 
@@ -186,7 +175,7 @@ def test_a_detector_peak_on_the_unchanged_table_hides_no_die(monkeypatch):
 def test_a_cocked_die_whose_top_leans_far_from_its_support_is_doubted():
     # The blue die leans on the green one, its top tilted away: its face's centre lies 1.6-1.7 edges from the
     # green die's. The classifier reads the 4 it shows sure enough; the roll must still be sent back (ruling 9).
-    learned, image, dice = calibrated_roll(31, 4, cocked=(5, 4))
+    learned, image, dice = calibrated_roll(31, 4, cocked=True)
     blue = next(d for d in dice if d.colour == "blue")
     assert blue.problem == "cocked"
     readings = read_dice(image, learned, QWIXX_ROLL)
@@ -201,8 +190,7 @@ def test_on_a_busy_cloth_the_dice_are_found_with_the_empty_table():
     base = table_scene(21)
     assert base.table.kind == "patterned"
     empty = render(base)[0]
-    apart = Film(base, seed=21).resting_dice([6, 5, 4, 3, 2, 1], area=TABLE_AREA, apart=2.5)
-    dice, truth = render(replace(base, dice=tuple(apart)))
+    dice, truth = render(laid_apart(base, 21))
     assert len(read_dice(dice)) < 6 - MOST_MISSED
     learned = learn(empty, dice, read_dice)
     found_with_the_table = "The reader found 6 of the six dice only with the empty table"
