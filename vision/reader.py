@@ -399,10 +399,11 @@ class DiceReader:
         # 0-19: 78 rolls of 90 announced rather than 76 (dice missing 7 rather than 12) while calibrations took the
         # dice a fifth too large; since they take their true size (calibration.learn), tables 0-79 330 of 380 rather
         # than 329, cocked rolls announced 9 of 456 rather than 10 (scripts outside the repository).
-        found_on_change = [c for c in found if on_change(c)]
-        return ([replace(c, score=max(c.score, SURE_PEAK)) if c in found_on_change else c for c in found]
-                + [Candidate(x, y, die * TURNED_BOX, SURE_PEAK) for x, y in places
-                   if all(math.hypot(x - c.x, y - c.y) > die for c in found_on_change)])
+        changed_here = [on_change(c) for c in found]
+        found = [replace(c, score=max(c.score, SURE_PEAK)) if here else c for c, here in zip(found, changed_here)]
+        found_on_change = [c for c, here in zip(found, changed_here) if here]
+        return found + [Candidate(x, y, die * TURNED_BOX, SURE_PEAK) for x, y in places
+                        if all(math.hypot(x - c.x, y - c.y) > die for c in found_on_change)]
 
     def _peaks(self, level: np.ndarray):
         """Centres (x, y), extents and heat of the strongest local maxima of the heat-map, level pixels."""
