@@ -127,6 +127,35 @@ def test_dice_named_by_hue_take_the_colours_their_hues_fit():
     assert b < -30 and L < 50
 
 
+def test_under_a_warm_lamp_a_yellow_die_lighter_than_a_white_one_is_named_yellow():
+    warm_white, dimmer_warm_white, warm_yellow = (150, 195, 235), (120, 160, 200), (30, 190, 240)
+    frame, found = squares([warm_white, (150, 70, 30), (40, 60, 200), dimmer_warm_white, (50, 140, 50), warm_yellow])
+    learned = learn(np.full_like(frame, 128), frame, lambda image, calibration=None: found)
+    assert learned.colours["yellow"].face[2] > 70  # the strongly yellow face, not a warm white one
+    assert learned.colours["white"].face[2] < 30
+
+
+def test_washed_out_coloured_dice_are_refused_with_what_to_do():
+    # Exposed for a dark table: the white dice clip first, then the lightest coloured ones.
+    washed_out = (248, 252, 250)
+    frame, found = squares([washed_out, washed_out, RED, washed_out, washed_out, YELLOW])
+    with pytest.raises(CalibrationError, match="washed out"):
+        learn(np.full_like(frame, 128), frame, lambda image, calibration=None: found)
+
+
+def test_a_missed_die_takes_the_colour_the_reader_left_out():
+    # The missed white die lies in the lamp's warm corner.
+    warm_white = (150, 190, 215)
+    frame, found = squares([WHITE, BLUE, RED, warm_white, GREEN, YELLOW])
+    named = [replace(die, colour=name) for die, name in zip(found, ("white", "blue", "red", "", "green", "yellow"))]
+    reader_missing_one = [die for index, die in enumerate(named) if index != 3]
+    empty = np.full_like(frame, 128)
+    learned = learn(empty, frame, lambda image, calibration=None: reader_missing_one)
+    assert "The reader found 5 of the six dice; 1 more was found where the table changed." in learned.notes
+    assert not any("named by hue" in note for note in learned.notes)
+    assert learned.colours["white"].spread[2] > 10  # the warm face was learned as white too
+
+
 def test_a_set_whose_hues_do_not_fit_the_dice_colours_is_refused():
     # An orange face where the blue die should be (a die measured on its shadow, or a die of another set): named
     # by hue, one of the four coloured dice would take a colour it does not show, and every roll would be misnamed.
