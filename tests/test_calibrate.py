@@ -181,6 +181,17 @@ def test_the_calibrated_reader_finds_dice_where_the_table_changed():
     assert correct(read_dice(image, replace(learned, empty_table=None), QWIXX_ROLL), dice) <= 3
 
 
+def test_a_white_die_on_a_white_square_is_found_beside_its_shadow():
+    # On a checked cloth a white die lying on a white square changes the table only where its shadow falls and
+    # where it covers the coloured squares beside: the place looked at first lies off the die.
+    learned, image, dice = calibrated_roll(8, 1)
+    white_two = next(d for d in dice if d.colour == "white" and d.value == 2)
+    readings = read_dice(image, learned, QWIXX_ROLL)
+    assert any(math.dist(r.center, white_two.center) < white_two.size_px / 3 and (r.colour, r.value) == ("white", 2)
+               for r in readings)
+    assert correct(readings, dice) == 6
+
+
 def test_a_detector_peak_on_the_unchanged_table_hides_no_die(monkeypatch):
     # On a striped cloth the detector had peaked on the bare stripe between two touching dice, where the table did
     # not change; the classifier called that peak no die, and as it lay within a die of the two places where the
