@@ -4,7 +4,9 @@
 
 For each of N generated tables (seeds 0..N-1 draw the table, the lamp's colour, the camera's white
 balance, height and tilt), renders the empty table and the six dice lying apart, and learns a calibration
-from them with the real reader (calibration.learn, as `qwixx-table calibrate` does). Then R rolls (the six
+from them with the real reader (calibration.learn, as `qwixx-table calibrate` does; where it finds the coloured
+dice washed out, the table is shown again with the camera's exposure LOWER_EXPOSURE stops lower, as its message
+advises, for the calibration and every roll). Then R rolls (the six
 dice resting where they fell, touching allowed) are shown to vision.RollTracker between frames of the
 empty table, four ways: without and with the calibration, each with the reader naming a roll's colours
 together (as the tracker asks) or one die at a time. Prints per way how many rolls were announced right,
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -26,13 +29,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration import CalibrationError  # noqa: E402
-from calibration.learn import learn  # noqa: E402
+from calibration.learn import WashedOut, learn  # noqa: E402
 from synth.render import render  # noqa: E402
 from synth.rolls import cocked_table_roll, laid_apart, table_roll, table_scene  # noqa: E402
 from synth.scene import Scene  # noqa: E402
 from vision import RollTracker, read_dice  # noqa: E402
 
 FPS = 15.0
+# What a user does when calibration finds the coloured dice washed out, as its message advises: set the camera's
+# `exposure` this many stops lower (synth's Effects.exposure_ev is the same compensation of auto exposure).
+LOWER_EXPOSURE = -2.0
 OUTCOMES = ("announced right", "announced wrong", "re-roll asked", "missed")
 
 
@@ -77,6 +83,24 @@ def judge(empty: np.ndarray, rolls, reader, calibration) -> tuple[Counter, Count
     return counts, problems
 
 
+def calibrate_like_a_user(base: Scene, table: int):
+    """(the table as the camera is set for it, its empty frame, the calibration learned from that and the dice laid
+    apart or None where refused), as a user calibrates: once more with the exposure LOWER_EXPOSURE stops lower when
+    the dice come out washed out."""
+    empty = render(base)[0]
+    try:
+        return base, empty, learn(empty, render(laid_apart(base, table))[0], read_dice)
+    except WashedOut as error:
+        if base.effects.exposure_ev <= LOWER_EXPOSURE:
+            print(f"table {table}: calibration refused: {error}")
+            return base, empty, None
+        print(f"table {table}: the dice came out washed out: the camera's exposure set {-LOWER_EXPOSURE:g} stops lower")
+        return calibrate_like_a_user(replace(base, effects=replace(base.effects, exposure_ev=LOWER_EXPOSURE)), table)
+    except CalibrationError as error:
+        print(f"table {table}: calibration refused: {error}")
+        return base, empty, None
+
+
 def one_die_at_a_time(image, calibration=None, dice_set=None):
     return read_dice(image, calibration)
 
@@ -99,14 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     problems = {way: Counter() for way in ways}
     refused = 0
     for seed in range(args.tables):
-        base = table_scene(seed)
-        empty = render(base)[0]
-        try:
-            learned = learn(empty, render(laid_apart(base, seed))[0], read_dice)
-        except CalibrationError as error:
-            refused += 1
-            print(f"table {seed}: calibration refused: {error}")
-            learned = None
+        base, empty, learned = calibrate_like_a_user(table_scene(seed), seed)
+        refused += learned is None
         rolls = rolls_on(base, seed, args.rolls)
         cocked = cocked_rolls_on(base, seed, args.cocked)
         line = []

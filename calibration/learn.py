@@ -57,6 +57,10 @@ class FoundDie:
     confidence: float = 0.0
 
 
+class WashedOut(CalibrationError):
+    """The coloured dice came out white: the camera must take less light (or the dice lie on a lighter cloth)."""
+
+
 def average(images: Sequence[np.ndarray]) -> np.ndarray:
     """One frame from a few of a still scene: the camera's noise averaged away."""
     return np.mean([image.astype(np.float32) for image in images], axis=0).round().astype(np.uint8)
@@ -364,9 +368,10 @@ def _name_by_hue(faces: list[tuple]) -> list[str]:
     if cost < math.inf:
         return names
     if sum(face[0] >= WASHED_OUT for face in faces) > 2:
-        raise CalibrationError(
+        raise WashedOut(
             "some coloured dice look white: their tops are washed out (the camera exposes for the dark table). "
-            "Put a lighter cloth or tray under the dice, or light the table more evenly, and calibrate again"
+            "Lower the camera's exposure (the setting `exposure`, -2 stops for a start) or put a lighter cloth or "
+            "tray under the dice, and calibrate again"
         )
     raise CalibrationError(
         "the dice colours could not be told apart under this light: lay the six dice apart from one another, "

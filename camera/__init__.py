@@ -41,18 +41,20 @@ def open_source(
     realtime: bool = False,
     loop: bool = False,
     locked_controls: dict | None = None,
+    exposure_ev: float = 0.0,
 ) -> FrameSource:
     """The source that `spec` names (see SOURCE_HELP).
 
     `size` is asked of cameras; recordings keep their own. `realtime` and `loop` apply to
     recordings (the demo in the web app plays in real time, round and round). `locked_controls`
-    are the Pi camera's exposure settings to fix (a calibration's `Exposure.as_controls()`).
+    are the Pi camera's exposure settings to fix (a calibration's `Exposure.as_controls()`); without them it
+    settles `exposure_ev` stops above or below its auto exposure before locking.
     """
     spec = str(spec).strip()
     if spec == "picamera":
         from camera.picamera import PicameraSource
 
-        return PicameraSource(size=size, locked_controls=locked_controls)
+        return PicameraSource(size=size, locked_controls=locked_controls, exposure_ev=exposure_ev)
     if spec.isdigit():
         return WebcamSource(int(spec), size=size)
     if spec == "demo":

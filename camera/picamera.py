@@ -2,7 +2,8 @@
 
 Frames are asked for as RGB888, which picamera2 lays out in OpenCV's BGR order (its default
 4-channel format would swap red and blue). Image and metadata come from one request. Auto exposure
-and white balance run for `settle_time` seconds, then `ExposureTime`, `AnalogueGain` and
+and white balance run for `settle_time` seconds (`exposure_ev` stops above or below what auto exposure would
+choose: a dark table makes it expose the dice too long), then `ExposureTime`, `AnalogueGain` and
 `ColourGains` are read from the metadata and fixed (`AeEnable`/`AwbEnable` off) so that the dice
 colours do not drift while people move about; a calibration's saved settings are applied instead
 when given. After a reopen the same settings are applied again.
@@ -46,6 +47,7 @@ class PicameraSource(LiveSource):
         size: tuple[int, int] = (1280, 720),
         fps: float = 30.0,
         locked_controls: dict | None = None,
+        exposure_ev: float = 0.0,
         settle_time: float = 1.0,
         camera_number: int = 0,
         **kwargs,
@@ -54,6 +56,7 @@ class PicameraSource(LiveSource):
         self.size = size
         self.fps = fps
         self.settle_time = settle_time
+        self.exposure_ev = exposure_ev
         self.camera_number = camera_number
         self.description = f"Pi camera {camera_number}"
         # The exposure the frames are taken with once settled: the calibration's, or what auto found.
@@ -67,6 +70,9 @@ class PicameraSource(LiveSource):
             controls = self._supported(camera, {"FrameDurationLimits": (frame_time, frame_time)})
             if self.locked_controls:
                 controls.update(self._supported(camera, self._lock(self.locked_controls)))
+            elif self.exposure_ev:
+                # libcamera's exposure compensation, which auto exposure heeds while it settles.
+                controls.update(self._supported(camera, {"ExposureValue": float(self.exposure_ev)}))
             camera.configure(
                 camera.create_video_configuration(
                     main={"size": tuple(self.size), "format": "RGB888"}, controls=controls

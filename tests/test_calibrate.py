@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, CalibrationError, DieColour
-from calibration.learn import MOST_MISSED, FoundDie, close_colour_warnings, find_play_area, learn, play_area_problem
+from calibration.learn import (MOST_MISSED, FoundDie, WashedOut, close_colour_warnings, find_play_area, learn,
+                               play_area_problem)
 from synth.geometry import Camera
 from synth.render import render
 from synth.rolls import Film, cocked_table_roll, laid_apart, table_roll, table_scene
@@ -139,8 +140,19 @@ def test_washed_out_coloured_dice_are_refused_with_what_to_do():
     # Exposed for a dark table: the white dice clip first, then the lightest coloured ones.
     washed_out = (248, 252, 250)
     frame, found = squares([washed_out, washed_out, RED, washed_out, washed_out, YELLOW])
-    with pytest.raises(CalibrationError, match="washed out"):
+    with pytest.raises(WashedOut, match="washed out.*Lower the camera's exposure"):
         learn(np.full_like(frame, 128), frame, lambda image, calibration=None: found)
+
+
+def test_on_a_dark_table_washed_out_dice_calibrate_with_the_exposure_lowered_as_advised():
+    base = table_scene(41)
+    assert base.table.kind == "dark"
+    with pytest.raises(WashedOut):
+        learn(render(base)[0], render(laid_apart(base, 41))[0], read_dice)
+    lower = replace(base, effects=replace(base.effects, exposure_ev=-2.0))
+    learned = learn(render(lower)[0], render(laid_apart(lower, 41))[0], read_dice)
+    image, truth = render(table_roll(lower, 41, 0))
+    assert correct(read_dice(image, learned, QWIXX_ROLL), truth.in_frame()) == 6
 
 
 def test_a_missed_die_takes_the_colour_the_reader_left_out():

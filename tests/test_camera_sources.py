@@ -173,7 +173,7 @@ class FakePicamera2:
 
     def __init__(self, camera_num=0):
         self.camera_controls = {"AeEnable": 0, "AwbEnable": 0, "ExposureTime": 0, "AnalogueGain": 0,
-                                "ColourGains": 0, "FrameDurationLimits": 0}
+                                "ColourGains": 0, "FrameDurationLimits": 0, "ExposureValue": 0}
         self.controls_set, self.started, self.closed = [], False, False
         self.frames_made, self.released, self.corrupt_at = 0, 0, (3,)
         self.size = None
@@ -235,6 +235,17 @@ def test_picamera_with_calibrated_exposure_applies_it_from_the_first_frame(fake_
     assert configured["ExposureTime"] == 15000 and configured["AeEnable"] is False
     assert fake_picamera2.instances[0].controls_set == []
     assert len(frames) == 2
+
+
+def test_picamera_settles_the_stops_asked_below_its_auto_exposure(fake_picamera2):
+    source = open_source("picamera", size=(320, 240), exposure_ev=-2.0)
+    source.settle_time = 0.0
+    take(source, 1)
+    assert fake_picamera2.instances[0].configuration["controls"]["ExposureValue"] == -2.0
+    # A calibration's exposure is taken as it is: no compensation on top of it.
+    locked = {"ExposureTime": 15000, "AnalogueGain": 1.5, "ColourGains": (2.0, 1.4)}
+    take(open_source("picamera", size=(320, 240), locked_controls=locked, exposure_ev=-2.0), 1)
+    assert "ExposureValue" not in fake_picamera2.instances[1].configuration["controls"]
 
 
 def test_lost_picamera_is_reopened_with_the_same_exposure(fake_picamera2):

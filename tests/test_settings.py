@@ -64,6 +64,8 @@ def test_the_default_file_is_read_and_relative_paths_are_relative_to_it(tmp_path
     ("timer = -5", "timer", "timer must be between 0 and 600"),
     ('resolution = "big"', "resolution", 'resolution must be WIDTHxHEIGHT, such as "1280x720"'),
     ('resolution = "10x10"', "resolution", "resolution must be between 160x120 and 4608x3456"),
+    ("exposure = -6", "exposure", "exposure must be between -4 and 4 stops"),
+    ('exposure = "-2"', "exposure", "exposure must be a number"),
     ("host_pin = 123456", "host_pin", 'host_pin must be 4 to 12 digits in quotes'),
     ('host_pin = "12a4"', "host_pin", 'host_pin must be 4 to 12 digits in quotes'),
     ('host = "my host"', "host", "host has characters that are not allowed"),
@@ -103,6 +105,10 @@ def test_flags_win_over_the_file(tmp_path):
     args = parser.parse_args(["serve", "--config", str(path), "--port", "9000"])
     found = settings.for_command(args)
     assert (found.port, found.source, found.timer) == (9000, "demo", 20)
+    write(path, "exposure = -1\n")
+    assert settings.for_command(parser.parse_args(["calibrate", "--config", str(path)])).exposure == -1.0
+    args = parser.parse_args(["calibrate", "--config", str(path), "--exposure", "-2.5"])
+    assert settings.for_command(args).exposure == -2.5
     args = parser.parse_args(["serve", "--config", str(path), "--resolution", "640x40"])
     with pytest.raises(SettingsError, match="--resolution must be between") as refused:
         settings.for_command(args)

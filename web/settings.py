@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from web.validate import ApiError, boolean, integer, text
+from web.validate import ApiError, boolean, integer, number, text
 
 EX_CONFIG = 78  # sysexits.h: configuration error
 APP = "qwixx-table"
@@ -46,6 +46,13 @@ def _resolution(value, name):
     if not (160 <= width <= 4608 and 120 <= height <= 3456):
         raise ApiError(400, "bad-setting", f"{name} must be between 160x120 and 4608x3456.")
     return f"{width}x{height}"
+
+
+def _stops(value, name):
+    stops = number(value, name)
+    if not -4 <= stops <= 4:
+        raise ApiError(400, "bad-setting", f"{name} must be between -4 and 4 stops.")
+    return stops
 
 
 def _pin(value, name):
@@ -81,6 +88,10 @@ KEYS: tuple[Key, ...] = (
         '"picamera", a webcam index such as "0", a video file, a folder of images, "demo", or "none" (the host '
         "types the dice)", "--source"),
     Key("resolution", "1280x720", _resolution, "size the camera is asked for, WIDTHxHEIGHT", "--resolution"),
+    Key("exposure", 0.0, _stops,
+        "stops of light the Pi camera takes above (+) or below (-) what its auto exposure chooses, before it locks its "
+        "exposure: -2 when calibration finds the coloured dice washed out on a dark table. Calibrate again after "
+        "changing it (a calibration keeps the exposure it was made with)", "--exposure"),
     Key("calibration", "", _path,
         'calibration file; "" for the one `qwixx-table calibrate` saves (calibration.json in the state '
         "directory under systemd, else in ~/.config/qwixx-table/)", "--calibration"),
@@ -104,6 +115,7 @@ class Settings:
     port: int = 8000
     source: str = "auto"
     resolution: str = "1280x720"
+    exposure: float = 0.0
     calibration: str = ""
     database: str = ""
     speech: bool = True
@@ -246,7 +258,7 @@ def toml_value(value: Any) -> str:
         return repr(value)
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
+    if isinstance(value, (int, float)):
         return str(value)
     return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     path = settings.calibration_file()
     try:
-        source = camera.open_source(settings.source, size=settings.size)
+        source = camera.open_source(settings.source, size=settings.size, exposure_ev=settings.exposure)
     except camera.SourceError as error:
         print(f"qwixx-table: {error}", file=sys.stderr)
         return 1

@@ -18,6 +18,7 @@ def add_camera_options(parser: argparse.ArgumentParser) -> None:
     add_flag(parser, "calibration", metavar="FILE",
              help="calibration file (default: the settings', else the one `qwixx-table calibrate` saved, if any)")
     add_flag(parser, "resolution", metavar="WIDTHxHEIGHT", help="size the camera is asked for (default: 1280x720)")
+    add_flag(parser, "exposure", type=float, metavar="STOPS")
 
 
 def camera_settings(args: argparse.Namespace):
@@ -60,7 +61,8 @@ def open_camera(args: argparse.Namespace):
         return None
     locked = found.exposure.as_controls() if found is not None and found.exposure is not None else None
     try:
-        source = camera.open_source(settings.source, size=settings.size, locked_controls=locked)
+        source = camera.open_source(settings.source, size=settings.size, locked_controls=locked,
+                                    exposure_ev=settings.exposure)
     except camera.SourceError as error:
         print(f"qwixx-table: {error}", file=sys.stderr)
         return None

@@ -64,9 +64,10 @@ def addresses(host: str, port: int) -> tuple[str, str | None]:
 
 
 def start_camera(app, spec: str | None, calibration_file=None, size: tuple[int, int] = (1280, 720), read_dice=None,
-                 speed: float = 1.0):
+                 speed: float = 1.0, exposure_ev: float = 0.0):
     """Start the camera loop for a source (`None` or "auto": the Pi camera if there is one, else the demo; "none":
-    no camera). `read_dice` replaces the reader and `speed` plays a recording faster (tests)."""
+    no camera; `exposure_ev` as camera.open_source takes it). `read_dice` replaces the reader and `speed` plays a
+    recording faster (tests)."""
     import calibration
     import camera
     from vision.tracker import RollTracker
@@ -79,7 +80,7 @@ def start_camera(app, spec: str | None, calibration_file=None, size: tuple[int, 
     def open_source():
         exposure = loop.calibration.exposure if loop.calibration is not None else None
         # A recording plays round and round; the loop paces it and holds it between rolls.
-        return camera.open_source(spec, size=size, loop=True,
+        return camera.open_source(spec, size=size, loop=True, exposure_ev=exposure_ev,
                                   locked_controls=exposure.as_controls() if exposure is not None else None)
 
     def make_tracker(colours):
@@ -127,7 +128,8 @@ def run(args: argparse.Namespace) -> int:
     address, name_address = addresses(settings.host, server.effective_port)
     table.set_address(address, name_address)
     try:
-        camera_loop = start_camera(app, settings.source, settings.calibration_path(), settings.size)
+        camera_loop = start_camera(app, settings.source, settings.calibration_path(), settings.size,
+                                   exposure_ev=settings.exposure)
     except Exception as error:  # a calibration or source that cannot be used: say so, serve without it
         print(f"qwixx-table: camera not started: {error}", file=sys.stderr)
         table.camera_state("off", f"The camera could not be started ({error}): the host types the dice.")
