@@ -95,6 +95,7 @@ class Exposure:
     exposure_time: int  # microseconds
     analogue_gain: float
     colour_gains: tuple[float, float]  # red, blue
+    compensation: float = 0.0  # stops asked of auto exposure while it settled (ExposureValue)
 
     def __post_init__(self) -> None:
         if self.exposure_time <= 0 or self.analogue_gain <= 0 or min(self.colour_gains) <= 0:
@@ -105,16 +106,19 @@ class Exposure:
         """What a camera locked itself at (its source's `locked_controls`), or None for one that cannot be set."""
         if not controls or not all(k in controls for k in ("ExposureTime", "AnalogueGain", "ColourGains")):
             return None
-        return cls(int(controls["ExposureTime"]), float(controls["AnalogueGain"]), tuple(controls["ColourGains"]))
+        return cls(int(controls["ExposureTime"]), float(controls["AnalogueGain"]), tuple(controls["ColourGains"]),
+                   float(controls.get("ExposureValue", 0.0)))
 
     def as_controls(self) -> dict:
-        """The picamera2 controls that fix these settings."""
+        """The picamera2 controls that fix these settings (ExposureValue, which auto exposure alone heeds, says how
+        they were found)."""
         return {
             "AeEnable": False,
             "AwbEnable": False,
             "ExposureTime": int(self.exposure_time),
             "AnalogueGain": float(self.analogue_gain),
             "ColourGains": tuple(float(g) for g in self.colour_gains),
+            "ExposureValue": float(self.compensation),
         }
 
 
@@ -240,6 +244,7 @@ class Calibration:
                 "ExposureTime": self.exposure.exposure_time,
                 "AnalogueGain": self.exposure.analogue_gain,
                 "ColourGains": list(self.exposure.colour_gains),
+                "ExposureValue": self.exposure.compensation,
             },
             "notes": list(self.notes),
         }
@@ -274,6 +279,7 @@ class Calibration:
                     exposure_time=int(exposure["ExposureTime"]),
                     analogue_gain=float(exposure["AnalogueGain"]),
                     colour_gains=(float(exposure["ColourGains"][0]), float(exposure["ColourGains"][1])),
+                    compensation=float(exposure.get("ExposureValue", 0.0)),
                 ),
                 created=str(data.get("created", "")),
                 notes=tuple(str(n) for n in data.get("notes", ())),

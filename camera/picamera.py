@@ -102,7 +102,7 @@ class PicameraSource(LiveSource):
         chosen = {name: metadata[name] for name in LOCKED_CONTROLS if name in metadata}
         if "ColourGains" in chosen:
             chosen["ColourGains"] = tuple(float(g) for g in chosen["ColourGains"])
-        return chosen
+        return {**chosen, "ExposureValue": float(self.exposure_ev)}  # how they were found (calibration keeps it)
 
     @staticmethod
     def _lock(values: dict) -> dict:

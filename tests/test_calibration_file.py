@@ -6,6 +6,7 @@ import pytest
 
 from calibration import Calibration, CalibrationError, DieColour, Exposure, default_path, find, to_lab
 from calibration.model import EMPTY_TABLE_WIDTH, WHITE_BALANCE_LIMITS
+from web.commands.camera_options import locked_controls
 
 
 def make_calibration(**changes) -> Calibration:
@@ -19,7 +20,7 @@ def make_calibration(**changes) -> Calibration:
         },
         play_area=((100.0, 50.0), (1180.0, 50.0), (1180.0, 670.0), (100.0, 670.0)),
         empty_table=Calibration.encode_image(table),
-        exposure=Exposure(12000, 2.5, (1.9, 1.6)),
+        exposure=Exposure(12000, 2.5, (1.9, 1.6), compensation=-2.0),
         created="2026-11-29T17:00:00+00:00",
     )
     fields.update(changes)
@@ -107,11 +108,22 @@ def test_default_path_follows_xdg_and_find_uses_it(tmp_path, monkeypatch):
         find(tmp_path / "elsewhere.json")
 
 
-def test_exposure_becomes_picamera2_controls():
-    controls = Exposure(12000, 2.5, (1.9, 1.6)).as_controls()
-    assert controls == {
-        "AeEnable": False, "AwbEnable": False, "ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.9, 1.6)
+def test_exposure_becomes_picamera2_controls_and_back():
+    exposure = Exposure(12000, 2.5, (1.9, 1.6), compensation=-2.0)
+    assert exposure.as_controls() == {
+        "AeEnable": False, "AwbEnable": False, "ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.9, 1.6),
+        "ExposureValue": -2.0,
     }
+    assert Exposure.from_controls(exposure.as_controls()) == exposure
+    # A file written before the exposure setting was found with none.
+    assert Exposure.from_controls({"ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.9, 1.6)}).compensation == 0
+
+
+def test_a_calibration_fixes_the_camera_only_at_the_exposure_setting_it_was_made_with():
+    found = make_calibration()
+    assert locked_controls(found, -2.0)["ExposureTime"] == 12000
+    assert locked_controls(found, 0.0) is None  # the setting changed: the camera settles afresh with it
+    assert locked_controls(None, 0.0) is None
 
 
 def test_to_lab_is_true_cielab():

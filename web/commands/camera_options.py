@@ -46,6 +46,13 @@ def colours_option(text: str) -> tuple[str, ...]:
     return colours
 
 
+def locked_controls(found, exposure_ev: float) -> dict | None:
+    """The exposure a calibration (or None) fixes the camera at, unless it was found with another `exposure` setting:
+    then the camera settles afresh, so that changing the setting and calibrating again takes effect."""
+    exposure = found.exposure if found is not None else None
+    return exposure.as_controls() if exposure is not None and exposure.compensation == exposure_ev else None
+
+
 def open_camera(args: argparse.Namespace):
     """(source, calibration) for the command's options and settings, or None after printing why not."""
     import calibration
@@ -59,7 +66,7 @@ def open_camera(args: argparse.Namespace):
     except calibration.CalibrationError as error:
         print(f"qwixx-table: {error}", file=sys.stderr)
         return None
-    locked = found.exposure.as_controls() if found is not None and found.exposure is not None else None
+    locked = locked_controls(found, settings.exposure)
     try:
         source = camera.open_source(settings.source, size=settings.size, locked_controls=locked,
                                     exposure_ev=settings.exposure)

@@ -72,16 +72,16 @@ def start_camera(app, spec: str | None, calibration_file=None, size: tuple[int, 
     import camera
     from vision.tracker import RollTracker
     from web.camera_loop import CameraLoop
+    from web.commands.camera_options import locked_controls
 
     spec = camera.default_source() if spec in (None, "auto") else spec
     if spec == "none":
         return None
     # The calibration the loop holds now: the host may calibrate again from the table screen while it runs.
     def open_source():
-        exposure = loop.calibration.exposure if loop.calibration is not None else None
         # A recording plays round and round; the loop paces it and holds it between rolls.
         return camera.open_source(spec, size=size, loop=True, exposure_ev=exposure_ev,
-                                  locked_controls=exposure.as_controls() if exposure is not None else None)
+                                  locked_controls=locked_controls(loop.calibration, exposure_ev))
 
     def make_tracker(colours):
         return RollTracker(read_dice=read_dice, calibration=loop.calibration, colours_in_play=colours)
