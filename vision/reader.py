@@ -490,8 +490,8 @@ class DiceReader:
         candidates, probabilities = list(candidates), list(probabilities)
         chosen = []
         for index, k in enumerate(lost):
-            options = [(moved[index * len(directions) + d], looks[index, d]) for d in range(len(directions))]
-            options = [(c, p) for c, p in options if _die_probability(p) >= DIE_PROBABILITY and all(
+            around = zip(moved[index * len(directions):(index + 1) * len(directions)], looks[index])
+            options = [(c, p) for c, p in around if _die_probability(p) >= DIE_PROBABILITY and all(
                 math.hypot(c.x - o.x, c.y - o.y) > 0.5 * max(c.extent, o.extent)
                 for j, o in enumerate(candidates) if j != k and _die_probability(probabilities[j]) >= DIE_PROBABILITY)]
             if options:
