@@ -434,7 +434,7 @@ def test_the_host_calibrates_the_camera_from_the_table_screen(browser, database,
             page.wait_for_selector("#calibration-dice")
             page.click("#calibration-dice")  # the dice not laid out yet: refused, said on the page
             page.wait_for_selector("#calibration-error >> text=found 0 dice, not 6")
-            table_here.feed.picture = dice
+            table_here.picture = dice
             page.click("#calibration-dice")
             page.wait_for_selector("#calibration-save", timeout=60000)
             result = page.request.get(url + "/api/calibration").json()["result"]

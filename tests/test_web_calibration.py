@@ -11,10 +11,12 @@ import pytest
 
 import calibration
 import camera
+from calibration.learn import learn
 from camera import Frame, FrameSource, LiveSource
 from tests.test_calibrate import NEUTRAL, SIZE, frames
 from tests.test_web_camera import wait_for
 from tests.web_helpers import PIN
+from vision import read_dice
 from web.app import create_app
 from web.camera_loop import CameraLoop
 from web.commands.serve import start_camera
@@ -23,22 +25,23 @@ LOCKED = {"ExposureTime": 20000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5)}
 
 
 class LiveFeed(LiveSource):
-    """A camera run by the real LiveSource machinery above a table the test changes: it sends `picture` about 50
-    times a second, with exposure and white balance locked as the Pi camera locks them."""
+    """A camera run by the real LiveSource machinery above a table the test changes: it sends the table's `picture`
+    about 50 times a second, with exposure and white balance locked as the Pi camera locks them: at `locked` when
+    given (a calibration's), else at LOCKED (as it settles)."""
 
     description = "a test camera"
 
-    def __init__(self, picture: np.ndarray) -> None:
+    def __init__(self, table, locked: dict | None) -> None:
         super().__init__()
-        self.picture = picture
-        self.locked_controls = LOCKED
+        self.table = table
+        self.locked_controls = locked or LOCKED
 
     def _open_device(self):
         return object()
 
     def _read_device(self, device):
         time.sleep(0.02)
-        return self.picture
+        return self.table.picture
 
 
 class SpyReader:
@@ -72,13 +75,18 @@ class Served:
     def __init__(self, database: str, picture: np.ndarray, monkeypatch, config: dict | None = None) -> None:
         self.app = create_app({"TESTING": True, "DATABASE": database, "HOST_PIN": PIN, **(config or {})})
         self.table = self.app.extensions["qwixx"]
-        self.feed = LiveFeed(picture)
+        self.picture = picture
+        self.opened: list[dict | None] = []  # the exposure each camera was opened with (None: free to settle)
         self.reader = SpyReader()
-        monkeypatch.setattr(camera, "open_source", lambda spec, **options: self.feed)
+        monkeypatch.setattr(camera, "open_source", self._open)
         self.loop = start_camera(self.app, "test camera", read_dice=self.reader)
         self.host = self.app.test_client()
         assert self.host.post("/api/host", json={"pin": PIN}).status_code == 200
         assert wait_for(lambda: self.loop.jpeg() is not None and self.reader.calibrations)
+
+    def _open(self, spec, locked_controls=None, **options):
+        self.opened.append(locked_controls)
+        return LiveFeed(self, locked_controls)
 
     def post(self, step: str, client=None):
         return (client or self.host).post(f"/api/calibration/{step}")
@@ -98,7 +106,7 @@ def learned(served, scene) -> dict:
     """Calibrates up to the result the host looks at, and returns it."""
     served.post("start")
     served.post("empty")
-    served.feed.picture = scene["dice"]
+    served.picture = scene["dice"]
     response = served.post("dice")
     assert response.status_code == 200, response.json
     return response.json["result"]
@@ -112,7 +120,7 @@ def test_the_host_calibrates_saves_and_the_reader_uses_it_at_once(served, scene,
     assert served.table.state()["camera"]["state"] == "calibrating"
     read_before = len(served.reader.calibrations)
     assert served.post("empty").json["step"] == "dice"
-    served.feed.picture = scene["dice"]
+    served.picture = scene["dice"]
     response = served.post("dice")
     assert response.status_code == 200, response.json
     result = response.json["result"]
@@ -171,7 +179,7 @@ def test_a_table_without_dice_is_not_learned_and_the_step_can_be_taken_again(ser
     state = served.host.get("/api/calibration").json
     assert state["step"] == "dice" and state["result"] is None
     assert served.table.state()["camera"]["state"] == "calibrating"
-    served.feed.picture = scene["dice"]
+    served.picture = scene["dice"]
     assert served.post("dice").json["step"] == "learned"
     assert not (config_home / "qwixx-table").exists()
 
@@ -255,6 +263,28 @@ def test_the_play_area_is_set_only_on_a_result_and_by_the_host(served, scene):
     response = served.host.post("/api/calibration/play-area", data='{"corners": [[0, 0], [NaN, 0], [5, 5]]}',
                                 content_type="application/json")
     assert response.status_code == 400 and "must be a number" in response.json["message"]
+
+
+def test_calibrating_again_lets_the_camera_settle_its_exposure_under_the_light_of_now(database, scene, monkeypatch,
+                                                                                     config_home):
+    # The calibration in use was made under another lamp: its exposure fixes the camera until the host calibrates.
+    old_lamp = {"ExposureTime": 40000, "AnalogueGain": 4.0, "ColourGains": (2.4, 1.2)}
+    old = learn(scene["empty"], scene["dice"], read_dice, exposure=calibration.Exposure.from_controls(old_lamp))
+    old.save(calibration.default_path())
+    served = Served(database, scene["empty"], monkeypatch)
+    try:
+        assert served.opened == [old.exposure.as_controls()]
+        served.post("start")
+        assert wait_for(lambda: len(served.opened) == 2) and served.opened[1] is None  # reopened, free to settle
+        served.post("cancel")
+        assert wait_for(lambda: len(served.opened) == 3) and served.opened[2] == old.exposure.as_controls()
+        learned(served, scene)
+        assert served.post("save").status_code == 200
+        saved = calibration.Calibration.load(calibration.default_path())
+        assert saved.exposure == calibration.Exposure.from_controls(LOCKED)  # what the camera settled at
+        assert len(served.opened) == 4  # and keeps: saving reopens nothing
+    finally:
+        served.close()
 
 
 def test_a_roll_being_read_is_not_interrupted(database, scene, monkeypatch, config_home):

@@ -64,6 +64,8 @@ class CameraLoop:
         self._thread: threading.Thread | None = None
         self._source: Source | None = None  # the source open now
         self._reading = True  # False while the host calibrates
+        self.exposure_free = False  # True while calibrating: `open_source` lets a camera settle its exposure afresh
+        self._reopen = threading.Event()  # set: the source was closed to be opened again, not lost
         self._fresh_tracker = threading.Event()  # set: the next frame goes to a new tracker
         self._frame_lock = threading.Lock()
         self._new_frame = threading.Condition(self._frame_lock)
@@ -131,6 +133,9 @@ class CameraLoop:
                 continue
             finally:
                 self._watching = self._source = None
+            if self._reopen.is_set():
+                self._reopen.clear()
+                continue
             if ended and not source.live:
                 self.table.camera_state("off", "The recording has ended: type the dice.")
                 return
@@ -197,18 +202,32 @@ class CameraLoop:
     # ----- calibrating --------------------------------------------------------------------------------------
 
     def pause_reading(self) -> None:
-        """Keep showing the table but read no roll: the host is calibrating."""
+        """Keep showing the table but read no roll: the host is calibrating. A camera is reopened with its exposure
+        free (`exposure_free`), so that it settles under the light of now, not the last calibration's."""
         self._reading = False
+        self.exposure_free = True
+        self._reopen_camera()
         self._say_what_it_does()
 
     def resume_reading(self, calibration: Calibration | None = None) -> None:
-        """Read rolls again, from a fresh start, with `calibration` when one was saved (the source keeps the
-        exposure it was opened with until it is reopened)."""
+        """Read rolls again, from a fresh start, with `calibration` when one was saved (learned at the exposure the
+        camera settled at meanwhile, which it keeps); without one (cancelled) a camera goes back to the exposure of
+        the calibration in use."""
+        self.exposure_free = False
         if calibration is not None:
             self.calibration = calibration
+        else:
+            self._reopen_camera()
         self._fresh_tracker.set()
         self._reading = True
         self._say_what_it_does()
+
+    def _reopen_camera(self) -> None:
+        """Close a live source, for `run` to open it again at once (a recording has no exposure to settle)."""
+        source = self._source
+        if source is not None and source.live:
+            self._reopen.set()
+            source.close()
 
     def _say_what_it_does(self, back: bool = False) -> None:
         """Calibrating, or watching the open source: said when it opens, when reading pauses or resumes, and when

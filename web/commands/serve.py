@@ -77,11 +77,12 @@ def start_camera(app, spec: str | None, calibration_file=None, size: tuple[int, 
     spec = camera.default_source() if spec in (None, "auto") else spec
     if spec == "none":
         return None
-    # The calibration the loop holds now: the host may calibrate again from the table screen while it runs.
+    # The calibration the loop holds now, whose exposure the camera keeps unless the host is calibrating again.
     def open_source():
         # A recording plays round and round; the loop paces it and holds it between rolls.
         return camera.open_source(spec, size=size, loop=True, exposure_ev=exposure_ev,
-                                  locked_controls=locked_controls(loop.calibration, exposure_ev))
+                                  locked_controls=locked_controls(None if loop.exposure_free else loop.calibration,
+                                                                  exposure_ev))
 
     def make_tracker(colours):
         return RollTracker(read_dice=read_dice, calibration=loop.calibration, colours_in_play=colours)
