@@ -1,7 +1,7 @@
 """The leaning network (vision/models/leaning.onnx): does a die that touches another lie flat, or lean on it?
 
     nice -n 10 python -m vision.training.leaning cut OUT.npz [--tables] [--first-seed S] [--count N]
-    nice -n 10 python -m vision.training.leaning train DATA.npz... [--steps N] [--out vision/models]
+    nice -n 10 python -m vision.training.leaning train DATA.npz... [--steps N] [--out vision/models] [--init FOLDER]
 
 `cut` renders generated scenes with one or two dice cocked against others and dice landing against each other
 (synth.random_scene, every other condition drawn; seeds from SEEDS, far from those the benchmarks and the other
@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import math
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -116,18 +117,19 @@ def table_roll(seed: int, rng):
     return replace(base, dice=tuple(dice))
 
 
-def train(crops: np.ndarray, labels: np.ndarray, seeds: np.ndarray, steps: int, log=print):
-    """The trained network (torch, in eval mode)."""
+def train(crops: np.ndarray, labels: np.ndarray, seeds: np.ndarray, steps: int, log=print,
+          init: Path | None = None, rate: float = small.RATE):
+    """The trained network (torch, in eval mode): fine-tuned from `init`'s leaning.onnx when given."""
     import torch
 
     from vision.reader import FLAT_LEANING, ROLL_LEANING
-    from vision.training.train import normalise
+    from vision.training.train import normalise, starting_net
 
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     held = seeds % 10 == 0
     x, y = crops[~held], torch.from_numpy(labels[~held])
-    net = small.plain_net(geometry.LEANING_SIZE, 2, dropout=0.3)
+    net = starting_net(partial(small.plain_net, geometry.LEANING_SIZE, 2, dropout=0.3), init, "leaning", log)
 
     def batch_loss(net):
         chosen = rng.integers(0, len(x), small.BATCH)
@@ -143,7 +145,7 @@ def train(crops: np.ndarray, labels: np.ndarray, seeds: np.ndarray, steps: int, 
                       for t in (FLAT_LEANING, ROLL_LEANING) if len(flat) and len(cocked)]
         return "called leaning (held-out) " + "; ".join(parts)
 
-    return small.fit(net, steps, batch_loss, report, log)
+    return small.fit(net, steps, batch_loss, report, log, rate)
 
 
 def _augmented(batch: np.ndarray, rng) -> np.ndarray:
@@ -177,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     training.add_argument("data", type=Path, nargs="+")
     training.add_argument("--steps", type=int, default=12000)
     training.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "models")
+    training.add_argument("--init", type=Path, help="fine-tune the leaning.onnx in this folder rather than start afresh")
+    training.add_argument("--rate", type=float, default=small.RATE, help=f"largest learning rate (default {small.RATE})")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.command == "cut":
@@ -187,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(2)
-    net = train(*small.load(args.data, ("crops", "labels", "seeds")), args.steps)
+    net = train(*small.load(args.data, ("crops", "labels", "seeds")), args.steps, init=args.init, rate=args.rate)
     small.export_net(net, geometry.LEANING_SIZE, args.out / "leaning.onnx")
     return 0
 

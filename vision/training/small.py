@@ -12,15 +12,16 @@ VALIDATE_EVERY = 500
 RATE = 2e-3
 
 
-def plain_net(side: int, outputs: int, dropout: float = 0.0):
+def plain_net(side: int, outputs: int, dropout: float = 0.0, fused: bool = False):
     """Four 3x3 convolutions (three halvings) and two dense layers over a side x side crop: layers OpenCV 4.6's ONNX
-    importer reads."""
+    importer reads. `fused`: batch norm folded in, as in an exported file (train.starting_net)."""
     import torch.nn as nn
 
     from vision.training.train import conv
 
-    layers = [*conv(3, 16), nn.MaxPool2d(2), *conv(16, 32), nn.MaxPool2d(2), *conv(32, 48), nn.MaxPool2d(2),
-              *conv(48, 64), nn.Flatten(), nn.Linear(64 * (side // 8) ** 2, 64), nn.ReLU(inplace=True)]
+    layers = [*conv(3, 16, fused=fused), nn.MaxPool2d(2), *conv(16, 32, fused=fused), nn.MaxPool2d(2),
+              *conv(32, 48, fused=fused), nn.MaxPool2d(2), *conv(48, 64, fused=fused), nn.Flatten(),
+              nn.Linear(64 * (side // 8) ** 2, 64), nn.ReLU(inplace=True)]
     layers += [nn.Dropout(dropout)] if dropout else []
     return nn.Sequential(*layers, nn.Linear(64, outputs))  # made in this order, so that a seed gives the same weights
 
@@ -32,19 +33,19 @@ def relit(batch: np.ndarray, rng) -> np.ndarray:
     return np.ascontiguousarray(np.clip(noisy, 0, 255), dtype=np.float32)
 
 
-def fit(net, steps: int, batch_loss, report, log=print):
-    """Trains `net` for `steps` batches, `batch_loss(net)` drawing each batch and giving its loss, with a short warm-up
-    and a half cosine; every VALIDATE_EVERY steps and at the end logs `report(net)`, made in eval mode without
-    gradients. Returns the network in eval mode."""
+def fit(net, steps: int, batch_loss, report, log=print, rate: float = RATE):
+    """Trains `net` for `steps` batches at most `rate`, `batch_loss(net)` drawing each batch and giving its loss, with
+    a short warm-up and a half cosine; every VALIDATE_EVERY steps and at the end logs `report(net)`, made in eval mode
+    without gradients. Returns the network in eval mode."""
     import torch
 
     from vision.training.train import learning_rate
 
-    optimiser = torch.optim.AdamW(net.parameters(), lr=RATE, weight_decay=1e-4)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=rate, weight_decay=1e-4)
     started = time.time()
     for step in range(1, steps + 1):
         for group in optimiser.param_groups:
-            group["lr"] = learning_rate(RATE, step / steps)
+            group["lr"] = learning_rate(rate, step / steps)
         loss = batch_loss(net)
         optimiser.zero_grad()
         loss.backward()
