@@ -489,13 +489,13 @@ class DiceReader:
         moved = [replace(candidates[k], x=candidates[k].x + dx * AROUND * candidates[k].extent,
                          y=candidates[k].y + dy * AROUND * candidates[k].extent) for k in lost for dx, dy in directions]
         looks = self.classify(frame, moved).reshape(len(lost), len(directions), VIEWS, CLASS_COUNT)
+        dice = [c for c, probs in zip(candidates, probabilities) if _die_probability(probs) >= DIE_PROBABILITY]
         candidates, probabilities = list(candidates), list(probabilities)
         chosen = []
         for index, k in enumerate(lost):
             around = zip(moved[index * len(directions):(index + 1) * len(directions)], looks[index])
             options = [(c, p) for c, p in around if _die_probability(p) >= DIE_PROBABILITY and all(
-                math.hypot(c.x - o.x, c.y - o.y) > 0.5 * max(c.extent, o.extent)
-                for j, o in enumerate(candidates) if j != k and _die_probability(probabilities[j]) >= DIE_PROBABILITY)]
+                math.hypot(c.x - o.x, c.y - o.y) > 0.5 * max(c.extent, o.extent) for o in dice)]
             if options:
                 candidates[k] = max(options, key=lambda option: _sureness(option[1]))[0]
                 chosen.append(k)
