@@ -113,3 +113,30 @@ def test_the_leaning_network_never_finds_a_cocked_die_flat():
                 flat.append(probability)
     assert len(cocked) == 6 and min(cocked) >= R.FLAT_LEANING, cocked
     assert flat and sum(p < R.FLAT_LEANING for p in flat) > len(flat) / 2, flat
+
+
+@pytest.mark.parametrize("dice_set, cocked_at", [
+    (None, []),  # a photo: no set says a die is missing
+    ({"white": 1}, []),  # the roll lacks no die
+    ({"white": 3}, [132.0]),  # short of two: the near miss touching the die, not the one far from it
+])
+def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(monkeypatch, dice_set, cocked_at):
+    reader = R.DiceReader()
+    candidates = [R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(132.0, 100.0, 30.0, 0.4),
+                  R.Candidate(220.0, 100.0, 30.0, 0.4)]
+    die_probability = {100.0: 0.99, 132.0: R.NEAR_MISS + 0.05, 220.0: R.NEAR_MISS + 0.05}
+
+    def classify(frame, found, turns=range(R.VIEWS), network=None):
+        probs = np.zeros((len(found), len(turns), R.CLASS_COUNT))
+        for index, candidate in enumerate(found):
+            probs[index, :, R.NOT_A_DIE] = 1.0 - die_probability[candidate.x]
+            probs[index, :, 4] = die_probability[candidate.x]
+        return probs
+
+    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: candidates)
+    monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
+    monkeypatch.setattr(reader, "classify", classify)
+    monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [0.0] * len(dice))
+    readings = reader.read(np.full((200, 300, 3), 128, np.uint8), dice_set=dice_set)
+    assert [r.center[0] for r in readings if r.problem == "cocked"] == cocked_at
+    assert [(r.center[0], r.value) for r in readings if r.problem is None] == [(100.0, 4)]

@@ -113,6 +113,12 @@ VALUE_CONFIDENCE = 0.92
 # rather than 2.50%; 0.9 read fewer dice (scripts outside the repository). Below 0.75 a thing showing no
 # pips had to be dropped as a button or a coin; from 0.8 on the classifier's word suffices.
 DIE_PROBABILITY = 0.8
+# A die leaning on another shows the classifier a tilted top it finds less die-like: in a roll short of a die, a
+# candidate at least NEAR_MISS a die, centred more than ONE_DIE but less than TOUCHING edges from a die found, is
+# that die resting cocked (rather than one reported missing while it lies on the table: the test film rolls-1's
+# yellow die leaning on the red one, 0.74 a die).
+NEAR_MISS = 0.5
+ONE_DIE = 0.8
 # Only a die touching another can rest cocked against it, and the classifier tells a tilted top from a flat
 # one poorly in one view, better in several: a die whose centre lies within TOUCHING edges of another's is
 # given its value only with at least TOUCHING_CONFIDENCE, and only when none of its quarter turns gives
@@ -327,6 +333,9 @@ class DiceReader:
                 found.append((candidate, probs, *read))
         found = [die for die in found if not _is_heap(die, found)]
         kept = [die for die in found if not _gives_way(die, found)]
+        if dice_set is not None and len(kept) < sum(dice_set.values()):
+            kept += self._leaning_near_misses(frame, seen, candidates, probabilities, kept, calibration, gain,
+                                              sum(dice_set.values()) - len(kept))
         readings = self._doubt_touching_dice(seen, kept, dice_set is not None)
         if dice_set is None or not kept:
             return readings
@@ -544,16 +553,34 @@ class DiceReader:
             raise ValueError(f"the classifier gives {logits.shape[1]} outputs, the reader expects {CLASS_COUNT}")
         return _softmax(logits).reshape(len(turns), len(candidates), CLASS_COUNT).transpose(1, 0, 2)
 
+    def _leaning_near_misses(self, frame, seen, candidates: list[Candidate], probabilities: list, dice: list[tuple],
+                             calibration, gain: float, missing: int) -> list[tuple]:
+        """Up to `missing` dice (as `read` finds them) the classifier took NEAR_MISS but not DIE_PROBABILITY for dice,
+        each touching one of `dice` and lying on none, read as cocked."""
+        misses = [(c, probs) for c, probs in zip(candidates, probabilities)
+                  if NEAR_MISS <= _die_probability(probs) < DIE_PROBABILITY]
+        near = []
+        for candidate, (_, probs) in zip(self.centre(seen, [c for c, _ in misses]), misses):
+            reading, face = self._reading(frame, candidate, probs, calibration, gain, "cocked")
+            others = [die[2] for die in dice + near]
+            if (len(near) < missing and any(_touching(reading, other) for other in others)
+                    and all(math.dist(reading.center, other.center) > ONE_DIE * max(reading.edge, other.edge)
+                            for other in others)):
+                near.append((candidate, probs, reading, face))
+        return near
+
     def _reading(self, frame, candidate: Candidate, probs: np.ndarray, calibration,
-                 gain: float) -> tuple[DieReading, colour.Face] | None:
+                 gain: float, problem: str | None = None) -> tuple[DieReading, colour.Face] | None:
+        """The die's reading and its face, or None when the classifier does not take it for a die; `problem`, when
+        given, is taken as the die's and it is read whatever the classifier says."""
         mean = probs.mean(axis=0)
         die_probability = _die_probability(probs)
-        if die_probability < DIE_PROBABILITY:
+        if die_probability < DIE_PROBABILITY and problem is None:
             return None
         face = colour.measure_face(frame, candidate.x, candidate.y, candidate.extent)
         best = int(np.argmax(mean[1:7]))
         sure = _value_sureness(probs)
-        problem = self._problem(frame, candidate, mean)
+        problem = problem or self._problem(frame, candidate, mean)
         turned = len(probs) > TURNED_VIEWS  # from classify_at_best_scale's last look
         if problem is None and sure < (TURNED_CONFIDENCE if turned else VALUE_CONFIDENCE):
             problem = "blurred" if _is_blurred(frame, candidate) else "occluded"
