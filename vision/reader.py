@@ -333,9 +333,9 @@ class DiceReader:
                 found.append((candidate, probs, *read))
         found = [die for die in found if not _is_heap(die, found)]
         kept = [die for die in found if not _gives_way(die, found)]
-        if dice_set is not None and len(kept) < sum(dice_set.values()):
-            kept += self._leaning_near_misses(frame, seen, candidates, probabilities, kept, calibration, gain,
-                                              sum(dice_set.values()) - len(kept))
+        missing = 0 if dice_set is None else sum(dice_set.values()) - len(kept)
+        if missing > 0:
+            kept += self._leaning_near_misses(frame, seen, candidates, probabilities, kept, calibration, gain, missing)
         readings = self._doubt_touching_dice(seen, kept, dice_set is not None)
         if dice_set is None or not kept:
             return readings
@@ -561,9 +561,11 @@ class DiceReader:
                   if NEAR_MISS <= _die_probability(probs) < DIE_PROBABILITY]
         near = []
         for candidate, (_, probs) in zip(self.centre(seen, [c for c, _ in misses]), misses):
+            if len(near) == missing:
+                break
             reading, face = self._reading(frame, candidate, probs, calibration, gain, "cocked")
             others = [die[2] for die in dice + near]
-            if (len(near) < missing and any(_touching(reading, other) for other in others)
+            if (any(_touching(reading, other) for other in others)
                     and all(math.dist(reading.center, other.center) > ONE_DIE * max(reading.edge, other.edge)
                             for other in others)):
                 near.append((candidate, probs, reading, face))
