@@ -47,7 +47,7 @@ def run(kind, name, frames=None, truth=None, **kwargs):
 
 
 # The reader (issue 3) still gets a die wrong in one of rolls-1's rolls: the yellow die's top comes out white
-# (clipped, its one pip gone), so it is named white and read as no value. The tests that need every roll of it
+# (clipped, its one pip gone), so it is read as no value (and named yellow only by its border). The tests that need every roll of it
 # right say when the reader is good enough, and are expected to fail until then. The demo recording it reads right
 # (since the centring network, and a die the leaning network finds leaning in a roll is not read); a hand
 # passing over still dice needs no reading, and the real reader passes it.
@@ -95,6 +95,19 @@ def test_a_cocked_die_is_a_problem_naming_it(kind):
     answer = next(e for e in events if e.event in ("roll-settled", "problem") and e.t >= cocked.last_motion)
     assert answer.event == "problem"
     assert [(p.colour, p.kind) for p in answer.problems] == [(c, "cocked") for c, v in cocked.dice if v is None]
+
+
+def test_a_die_whose_top_comes_out_white_is_asked_for_by_its_colour():
+    # rolls-1's second roll: the yellow die's top comes out clipped white, its one pip gone, but its border still
+    # shows yellow. The table must be asked to re-roll the yellow die, not told it is missing beside a third white.
+    _, truth, _ = film("rolls-1")
+    washed = truth[1]
+    _, events = run("real", "rolls-1")
+    answer = next(e for e in events if e.event in ("roll-settled", "problem") and e.t >= washed.last_motion)
+    if answer.event == "problem":
+        assert [(p.colour, p.kind) for p in answer.problems] == [("yellow", "unreadable")]
+    else:
+        assert answer.colours == washed.colours and answer.white == washed.white
 
 
 @READERS

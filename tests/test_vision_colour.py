@@ -1,11 +1,13 @@
 """Colour names from a die face's CIELAB colour, with and without a calibration."""
 import math
+from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from calibration import Calibration, DieColour, to_lab
-from vision.colour import Face, measure_face, name_as_set, name_colour
+from vision.colour import Face, measure_face, measure_rim, name_as_set, name_colour
 from vision.readings import QWIXX_ROLL
 
 
@@ -132,3 +134,41 @@ def test_with_a_calibration_a_roll_is_named_by_the_colours_it_learned():
     by_hue = name_as_set(faces, names, QWIXX_ROLL)
     assert by_hue[0] == "green" and by_hue[1] == "white" and "blue" in by_hue[3:]
     assert name_as_set(faces, names, QWIXX_ROLL, calibration=calibration) == [colour for colour, _ in roll]
+
+
+def turned_square(center, edge, degrees):
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    return [(center[0] + dx * c - dy * s, center[1] + dx * s + dy * c)
+            for dx, dy in ((-edge / 2, -edge / 2), (edge / 2, -edge / 2), (edge / 2, edge / 2), (-edge / 2, edge / 2))]
+
+
+def hue_and_chroma(lab):
+    return math.degrees(math.atan2(lab[2], lab[1])) % 360, math.hypot(lab[1], lab[2])
+
+
+@pytest.mark.parametrize("degrees", [0, 30, 45])
+def test_the_rim_is_the_top_s_border_not_the_table_around_it(degrees):
+    # A yellow die whose top glare has washed white, on a red cloth: its border shows yellow, the cloth no part.
+    frame = np.full((120, 120, 3), (40, 30, 200), np.uint8)
+    outline = turned_square((60, 60), 60, degrees)
+    cv2.fillConvexPoly(frame, np.round(np.array(outline)).astype(np.int32), (20, 210, 245))
+    cv2.fillConvexPoly(frame, np.round(np.array(turned_square((60, 60), 48, degrees))).astype(np.int32), (250, 250, 250))
+    hue, chroma = hue_and_chroma(measure_rim(frame, (60, 60), outline))
+    assert 68 <= hue < 110 and chroma > 40
+    # A white die there: its rim is white.
+    cv2.fillConvexPoly(frame, np.round(np.array(outline)).astype(np.int32), (245, 245, 245))
+    assert hue_and_chroma(measure_rim(frame, (60, 60), outline))[1] < 10
+
+
+def test_a_top_washed_white_is_named_by_its_rim_when_the_roll_needs_its_colour():
+    # The tracker film rolls-1: the yellow die's top comes out clipped white, its border still yellow.
+    white = Face((93.0, 0.0, 3.0), -50.0)
+    roll = ["white", "white", "red", "yellow", "green", "blue"]
+    faces = [white, white, WARM_ROLL[2][1], Face((99.0, 0.5, 2.0), 0.0, rim=(88.0, -5.0, 60.0)),
+             *(face for _, face in WARM_ROLL[4:])]
+    names = [name_colour(face) for face in faces]
+    assert names.count("white") == 3
+    assert name_as_set(faces, names, QWIXX_ROLL) == roll
+    # A white die's grey rim gives it no colour: without the yellow border the roll keeps its names.
+    faces[3] = replace(faces[3], rim=(90.0, 1.0, 3.0))
+    assert name_as_set(faces, names, QWIXX_ROLL) == names

@@ -579,7 +579,9 @@ class DiceReader:
         die_probability = _die_probability(probs)
         if die_probability < DIE_PROBABILITY and problem is None:
             return None
-        face = colour.measure_face(frame, candidate.x, candidate.y, candidate.extent)
+        corners, center = _top_face(frame, candidate)
+        face = replace(colour.measure_face(frame, candidate.x, candidate.y, candidate.extent),
+                       rim=colour.measure_rim(frame, center, corners))
         best = int(np.argmax(mean[1:7]))
         sure = _value_sureness(probs)
         problem = problem or self._problem(frame, candidate, mean)
@@ -590,7 +592,6 @@ class DiceReader:
             value, confidence = best + 1, die_probability * sure
         else:
             value, confidence = None, die_probability * (mean[UNREADABLE] if problem == "cocked" else 1.0 - sure)
-        corners, center = _top_face(frame, candidate)
         reading = DieReading(
             colour=colour.name_colour(face, calibration, gain),
             value=value,
