@@ -119,7 +119,7 @@ def test_the_reader_reports_two_dice_not_the_die_they_seem_to_make_together(monk
     reader = R.DiceReader()
     pair = Candidate(390.0, 280.0, 190.0, 0.9)
     first, second = Candidate(382.0, 246.0, 34.0, 0.8), Candidate(404.0, 310.0, 37.0, 0.6)
-    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: [pair, first, second])
+    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([pair, first, second], []))
 
     def classify(frame, candidates, turns=range(R.VIEWS), network=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))

@@ -84,7 +84,7 @@ class TurnedClassifier:
 
 
 def read_one(reader, monkeypatch, classifier):
-    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: [R.Candidate(100.0, 100.0, 30.0, 0.9)])
+    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", classifier)
     (reading,) = reader.read(np.full((200, 200, 3), 128, np.uint8))
     return reading
@@ -141,7 +141,7 @@ def test_a_thing_is_reported_as_a_die_only_when_the_classifier_is_sure_enough_it
         probs[:, :, 4] = die_probability  # surely a four, if a die at all
         return probs
 
-    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: [R.Candidate(100.0, 100.0, 30.0, 0.9)])
+    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", classifier)
     readings = reader.read(np.full((200, 200, 3), 128, np.uint8))
     assert [r.value for r in readings] == ([4] if reported else [])

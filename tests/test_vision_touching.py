@@ -87,7 +87,7 @@ def read_two(monkeypatch, apart, tilted, leaning, dice_set=None):
     with `tilted`) and the leaning network finds `leaning`."""
     reader = R.DiceReader()
     candidates = [R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(100.0 + apart, 100.0, 30.0, 0.9)]
-    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: candidates)
+    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: (candidates, []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", TiltedInOneTurn(tilted))
     monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [leaning[candidates.index(d)] for d in dice])
@@ -133,10 +133,38 @@ def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(m
             probs[index, :, 4] = die_probability[candidate.x]
         return probs
 
-    monkeypatch.setattr(reader, "find", lambda frame, calibration=None: candidates)
+    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: (candidates, []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classify)
     monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [0.0] * len(dice))
     readings = reader.read(np.full((200, 300, 3), 128, np.uint8), dice_set=dice_set)
     assert [r.center[0] for r in readings if r.problem == "cocked"] == cocked_at
     assert [(r.center[0], r.value) for r in readings if r.problem is None] == [(100.0, 4)]
+
+
+@pytest.mark.parametrize("dice_set, read_at", [
+    (None, [100.0]),  # a photo: only the peaks find keeps are looked at
+    ({"white": 1}, [100.0]),  # the roll lacks no die
+    ({"white": 2}, [100.0, 132.0]),  # short of one: the die the stronger peak hid, not a second reading of the first
+    ({"white": 3}, [100.0, 132.0]),
+])
+def test_in_a_roll_short_of_a_die_the_peaks_a_stronger_one_hid_are_looked_at(monkeypatch, dice_set, read_at):
+    # Two touching dice, 30 px across: find kept the peak on the first, and left out one beside it on the same die
+    # and one on the second (within half a die of the first peak, as a stronger peak on two touching dice hides one).
+    reader = R.DiceReader()
+    on_first, beside_it, on_second = (R.Candidate(x, 100.0, 30.0, score) for x, score in
+                                      ((100.0, 0.9), (104.0, 0.6), (132.0, 0.6)))
+
+    def classify(frame, found, turns=range(R.VIEWS), network=None):
+        probs = np.zeros((len(found), len(turns), R.CLASS_COUNT))
+        for index, candidate in enumerate(found):
+            on_a_die = min(abs(candidate.x - 100.0), abs(candidate.x - 132.0)) <= 4.0
+            probs[index, :, 4 if on_a_die else R.NOT_A_DIE] = 1.0
+        return probs
+
+    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([on_first], [beside_it, on_second]))
+    monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
+    monkeypatch.setattr(reader, "classify", classify)
+    monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [0.0] * len(dice))
+    readings = reader.read(np.full((200, 300, 3), 128, np.uint8), dice_set=dice_set)
+    assert sorted((r.center[0], r.value) for r in readings) == [(x, 4) for x in read_at]
