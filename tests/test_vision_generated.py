@@ -132,3 +132,19 @@ def test_a_calibration_gives_the_die_size_and_scales_with_the_frame(reader):
     assert counts["confident-wrong"] == 0 and counts["missed"] <= 1, counts
     doubled = Calibration((2 * width, 2 * height), 2 * die_size, {}, ((0, 0), (2 * width, 0), (0, 2 * height)))
     assert reader.levels(frame.shape, doubled) == reader.levels(frame.shape, calibration)
+
+
+# The seeds of 9001-9040 whose scene the reader misses dice in, read as a photo: 12 dice in all. Read as a roll, the
+# peaks a stronger one hid and a finer level are looked at too: 2 missed.
+MISSED_ALONE_SEEDS = (9005, 9006, 9025, 9026, 9029, 9036, 9037)
+
+
+def test_a_roll_short_of_dice_is_searched_again(reader):
+    missed = Counter()
+    for seed in MISSED_ALONE_SEEDS:
+        frame, truth = render(random_scene(seed))
+        dice = truth_dice(truth)
+        missed["alone"] += score(dice, reader.read(frame))["missed"]
+        missed["roll"] += score(dice, reader.read(frame, dice_set=QWIXX_ROLL))["missed"]
+    assert missed["alone"] >= 8, missed  # the scenes still show the problem
+    assert missed["roll"] <= 4, missed

@@ -142,15 +142,17 @@ def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(m
     assert [(r.center[0], r.value) for r in readings if r.problem is None] == [(100.0, 4)]
 
 
+@pytest.mark.parametrize("hidden_by", ["a stronger peak", "the first level"])
 @pytest.mark.parametrize("dice_set, read_at", [
     (None, [100.0]),  # a photo: only the peaks find keeps are looked at
     ({"white": 1}, [100.0]),  # the roll lacks no die
-    ({"white": 2}, [100.0, 132.0]),  # short of one: the die the stronger peak hid, not a second reading of the first
+    ({"white": 2}, [100.0, 132.0]),  # short of one: the die the first look missed, not a second reading of the first
     ({"white": 3}, [100.0, 132.0]),
 ])
-def test_in_a_roll_short_of_a_die_the_peaks_a_stronger_one_hid_are_looked_at(monkeypatch, dice_set, read_at):
-    # Two touching dice, 30 px across: find kept the peak on the first, and left out one beside it on the same die
-    # and one on the second (within half a die of the first peak, as a stronger peak on two touching dice hides one).
+def test_in_a_roll_short_of_a_die_hidden_peaks_are_looked_at(monkeypatch, hidden_by, dice_set, read_at):
+    # Two touching dice, 30 px across, and find kept only the peak on the first. The peaks beside it on the same die
+    # and on the second die were left out (within half a die of the stronger first peak, as one on two touching dice
+    # hides one), or only the finer level finds them.
     reader = R.DiceReader()
     on_first, beside_it, on_second = (R.Candidate(x, 100.0, 30.0, score) for x, score in
                                       ((100.0, 0.9), (104.0, 0.6), (132.0, 0.6)))
@@ -162,9 +164,21 @@ def test_in_a_roll_short_of_a_die_the_peaks_a_stronger_one_hid_are_looked_at(mon
             probs[index, :, 4 if on_a_die else R.NOT_A_DIE] = 1.0
         return probs
 
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([on_first], [beside_it, on_second]))
+    hidden = [beside_it, on_second]
+    suppressed = hidden if hidden_by == "a stronger peak" else []
+    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([on_first], suppressed))
+    monkeypatch.setattr(reader, "_finer_peaks", lambda frame, calibration=None: [] if suppressed else hidden)
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classify)
     monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [0.0] * len(dice))
     readings = reader.read(np.full((200, 300, 3), 128, np.uint8), dice_set=dice_set)
     assert sorted((r.center[0], r.value) for r in readings) == [(x, 4) for x in read_at]
+
+
+def test_the_finer_level_is_finer_than_the_first(monkeypatch):
+    reader = R.DiceReader()
+    widths = []
+    monkeypatch.setattr(reader, "_peaks", lambda level: widths.append(level.shape[1]) or (np.zeros(0),) * 4)
+    frame = np.full((720, 1280, 3), 128, np.uint8)
+    assert reader._finer_peaks(frame) == [] and reader.find(frame) == []
+    assert widths[0] == round(1280 * R.FINER * reader.levels(frame.shape, None)[0]) and widths[0] > widths[1]
