@@ -142,6 +142,10 @@ def turned_square(center, edge, degrees):
             for dx, dy in ((-edge / 2, -edge / 2), (edge / 2, -edge / 2), (edge / 2, edge / 2), (-edge / 2, edge / 2))]
 
 
+def polygon(corners):
+    return np.round(np.array(corners)).astype(np.int32)
+
+
 def hue_and_chroma(lab):
     return math.degrees(math.atan2(lab[2], lab[1])) % 360, math.hypot(lab[1], lab[2])
 
@@ -151,12 +155,12 @@ def test_the_rim_is_the_top_s_border_not_the_table_around_it(degrees):
     # A yellow die whose top glare has washed white, on a red cloth: its border shows yellow, the cloth no part.
     frame = np.full((120, 120, 3), (40, 30, 200), np.uint8)
     outline = turned_square((60, 60), 60, degrees)
-    cv2.fillConvexPoly(frame, np.round(np.array(outline)).astype(np.int32), (20, 210, 245))
-    cv2.fillConvexPoly(frame, np.round(np.array(turned_square((60, 60), 48, degrees))).astype(np.int32), (250, 250, 250))
+    cv2.fillConvexPoly(frame, polygon(outline), (20, 210, 245))
+    cv2.fillConvexPoly(frame, polygon(turned_square((60, 60), 48, degrees)), (250, 250, 250))
     hue, chroma = hue_and_chroma(measure_rim(frame, (60, 60), outline))
     assert 68 <= hue < 110 and chroma > 40
     # A white die there: its rim is white.
-    cv2.fillConvexPoly(frame, np.round(np.array(outline)).astype(np.int32), (245, 245, 245))
+    cv2.fillConvexPoly(frame, polygon(outline), (245, 245, 245))
     assert hue_and_chroma(measure_rim(frame, (60, 60), outline))[1] < 10
 
 
