@@ -290,7 +290,9 @@ def test_calibrating_again_lets_the_camera_settle_its_exposure_under_the_light_o
 def test_a_roll_being_read_is_not_interrupted(database, scene, monkeypatch, config_home):
     served = Served(database, scene["empty"], monkeypatch)
     try:
-        served.loop.pause_reading()  # the tracker says nothing from here: the table's camera state is the test's
+        # The loop says nothing from here, the table's camera state is the test's (pausing its reading reopens the
+        # camera, which says "calibrating" when it opens, at a moment of its own).
+        served.loop.stop()
         served.table.camera_event({"event": "roll-started"})
         response = served.post("start")
         assert response.status_code == 409 and response.json["error"] == "dice-rolling"
