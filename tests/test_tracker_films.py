@@ -47,10 +47,10 @@ def run(kind, name, frames=None, truth=None, **kwargs):
 
 
 # The reader (issue 3) still gets a die wrong in one of rolls-1's rolls: the yellow die's top comes out white
-# (clipped, its one pip gone), so it is read as no value (and named yellow only by its border). The tests that need every roll of it
-# right say when the reader is good enough, and are expected to fail until then. The demo recording it reads right
-# (since the centring network, and a die the leaning network finds leaning in a roll is not read); a hand
-# passing over still dice needs no reading, and the real reader passes it.
+# (clipped, its one pip gone), so it is read as no value (and named yellow only by its border). The tests that need
+# every roll of it right say when the reader is good enough, and are expected to fail until then. The demo recording
+# it reads right (since the centring network, and a die the leaning network finds leaning in a roll is not read); a
+# hand passing over still dice needs no reading, and the real reader passes it.
 WEAK_READER = pytest.mark.xfail(reason="the reader gets a die wrong in a few of these films' rolls (issue 3)",
                                 strict=False)
 READERS = pytest.mark.parametrize("kind", [pytest.param("real", marks=WEAK_READER), "perfect"])
