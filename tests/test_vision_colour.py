@@ -176,15 +176,3 @@ def test_a_top_washed_white_is_named_by_its_rim_when_the_roll_needs_its_colour()
     # A white die's grey rim gives it no colour: without the yellow border the roll keeps its names.
     faces[3] = replace(faces[3], rim=(90.0, 1.0, 3.0))
     assert name_as_set(faces, names, QWIXX_ROLL) == names
-
-
-def test_a_blue_top_washed_white_is_told_from_a_white_die_by_its_rim():
-    # A pale blue die is still blue, so a white face costs little as blue: only the rims tell the set which of the
-    # two white-looking faces is the blue die.
-    white = Face((95.0, 0.5, -2.0), -50.0, rim=(90.0, 0.5, -3.0))  # under a cool lamp
-    washed_blue = Face((97.0, 0.5, -1.0), 0.0, rim=(50.0, 10.0, -35.0))
-    roll = ["white", "white", "red", "yellow", "green", "blue"]
-    faces = [white, white, *(face for _, face in WARM_ROLL[2:5]), washed_blue]
-    names = [name_colour(face) for face in faces]
-    assert names.count("white") == 3
-    assert name_as_set(faces, names, QWIXX_ROLL) == roll

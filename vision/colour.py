@@ -70,12 +70,6 @@ SET_DISTANCE = 10.0
 # (95th percentile) on white dice named white, and 5-76 on the 32 coloured dice named white, 27 of them in their
 # colour's hue range (scripts outside the repository). It lets colour_cost see such a die's colour.
 RIM = (0.02, 0.14)
-# A face costs more as white the more colour its rim shows, (chroma / RIM_CHROMA) squared: a blue top washed white
-# costs little as white by itself and a white die little as blue (pale blue dice exist), so the set could not tell
-# which is which. On those 200 scenes as rolls 982 dice read right rather than 980, 11 wrong rather than 13; with a
-# die cocked 494 rather than 491 (RIM_CHROMA 15: the same; 30 and 45: 981 right, 12 wrong); bench/table.py and
-# bench/tracker.py the same.
-RIM_CHROMA = 20.0
 
 
 @dataclass(frozen=True)
@@ -182,16 +176,13 @@ def colour_cost(face: Face, name: str, gain: float = 1.0, calibration=None) -> f
     """How unlike a Qwixx die of colour `name` the face looks (0 for a typical one): with a calibration that
     learned the colour, its distance from it in SET_DISTANCEs, squared; otherwise the distance from the
     colour's hue range, weighted by how much colour the face shows, and shortfalls of chroma and lightness. A face
-    whose rim (measure_rim) looks more like a colour than its middle does costs what its rim does, by hue; as white,
-    it costs more the more colour its rim shows (RIM_CHROMA)."""
+    whose rim (measure_rim) looks more like a colour than its middle does costs what its rim does, by hue."""
     if calibration is not None and name in calibration.colours:
         cost = (math.dist(face.lab, calibration.colours[name].face) / SET_DISTANCE) ** 2
     else:
         cost = _hue_cost(face, name, gain)
-    if face.rim is None:
+    if face.rim is None or name == "white":
         return cost
-    if name == "white":
-        return cost + (math.hypot(face.rim[1], face.rim[2]) / RIM_CHROMA) ** 2
     return min(cost, _hue_cost(Face(face.rim, face.pip_contrast), name, gain))
 
 
