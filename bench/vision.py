@@ -12,7 +12,8 @@ Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx di
 drawn at random; training uses other seeds), rendered once into --cache. random_scene never leans a die
 against another by itself, so --cocked scores scenes of its own where one die rests cocked (ruling 9: it
 must be re-rolled), and says how many of those dice were given a value: the roll a table would most
-likely see announced wrong.
+likely see announced wrong. Read as rolls, it also counts the rolls whose colours come out as the full Qwixx set
+with a die named a colour it is not, and of those the ones with every value read: announced wrong.
 Runs on one core (cv2.setNumThreads(1)); speed is the median over generated frames with the six dice
 of the time `read` takes.
 """
@@ -33,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.reader import DiceReader  # noqa: E402
 from vision.readings import QWIXX_ROLL  # noqa: E402
-from vision.scoring import TruthDie, cocked_given_a_value, score  # noqa: E402
+from vision.scoring import TruthDie, cocked_given_a_value, full_set_named_wrong, score  # noqa: E402
 from vision.training import devset  # noqa: E402
 
 
@@ -132,6 +133,7 @@ def score_generated(reader: DiceReader, scenes, title: str, dice_set=None) -> No
     totals: Counter = Counter()
     perfect = 0
     cocked = cocked_read = 0
+    named_wrong = []  # rolls named as the full set with a colour wrong: whether every value was read too
     for frame, truth in scenes:
         readings = reader.read(frame, dice_set=dice_set)
         counts = score(truth, readings)
@@ -139,9 +141,14 @@ def score_generated(reader: DiceReader, scenes, title: str, dice_set=None) -> No
         perfect += counts["correct"] == len(truth) and counts["false"] == 0
         given, resting_cocked = cocked_given_a_value(truth, readings)
         cocked_read, cocked = cocked_read + given, cocked + resting_cocked
+        if dice_set is not None and full_set_named_wrong(truth, readings, dice_set):
+            named_wrong.append(all(r.value is not None for r in readings))
     report(title, totals, len(scenes), perfect)
     if cocked:
         print(f"  cocked dice given a value {cocked_read} of {cocked} ({100 * cocked_read / cocked:.1f}%)")
+    if dice_set is not None:
+        print(f"  rolls named as the full set with a colour wrong {len(named_wrong)} of {len(scenes)} "
+              f"({sum(named_wrong)} with every value read: announced wrong)")
 
 
 def speed(reader: DiceReader, frames: list[np.ndarray], repeats: int = 3) -> tuple[float, float]:

@@ -1,6 +1,6 @@
 """The benchmark's scoring rules (../shared/dice-photos/README.md)."""
 from vision import DieReading
-from vision.scoring import TruthDie, cocked_given_a_value, outcomes, score
+from vision.scoring import TruthDie, cocked_given_a_value, full_set_named_wrong, outcomes, score
 
 
 def reading(x, y, value, colour="white"):
@@ -47,3 +47,13 @@ def test_a_die_with_a_problem_is_right_when_declined_and_a_cocked_die_is_wrong_w
     assert score([cocked], [reading(25, 5, 3)])["confident-wrong"] == 1
     assert cocked_given_a_value([cut_off, cocked], [reading(5, 5, 4), reading(25, 5, 3)]) == (1, 1)
     assert cocked_given_a_value([cut_off, cocked], [reading(5, 5, 4), reading(25, 5, None)]) == (0, 1)
+
+
+def test_a_roll_named_as_the_full_set_with_a_colour_wrong_is_told_apart():
+    truth = [TruthDie(4, (0, 0, 20, 20), "white"), TruthDie(2, (40, 0, 60, 20), "red")]
+    roll = {"white": 1, "red": 1}
+    swapped = [reading(10, 10, 4, "red"), reading(50, 10, 2, "white")]
+    assert full_set_named_wrong(truth, swapped, roll)
+    assert not full_set_named_wrong(truth, [reading(10, 10, 4, "white"), reading(50, 10, 2, "red")], roll)
+    # Two whites are not the set: the table asks rather than announces.
+    assert not full_set_named_wrong(truth, [reading(10, 10, 4, "white"), reading(50, 10, 2, "white")], roll)

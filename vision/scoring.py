@@ -50,6 +50,15 @@ def cocked_given_a_value(truth: list[TruthDie], readings: list[DieReading]) -> t
     return cocked.count("confident-wrong"), len(cocked)
 
 
+def full_set_named_wrong(truth: list[TruthDie], readings: list[DieReading], dice_set: dict[str, int]) -> bool:
+    """Whether the readings name exactly the colours of `dice_set` (one roll of a known set, as the tracker reads it)
+    while a labelled die among them is named another colour: once its values are all read, a roll announced wrong."""
+    if Counter(reading.colour for reading in readings) != Counter(dice_set):
+        return False
+    return any(reading is not None and die.colour is not None and reading.colour != die.colour
+               for die, reading in zip(truth, matched(truth, readings)))
+
+
 def _outcome(die: TruthDie, reading: DieReading | None) -> str:
     """A die with a problem (cocked, cut off, ...) is read correctly when declined; one that is not
     cocked may also be read correctly by its true value."""
