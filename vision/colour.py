@@ -14,6 +14,8 @@ from typing import Mapping, Sequence
 import cv2
 import numpy as np
 
+from calibration.model import to_lab
+
 # Each Qwixx colour: hue range (degrees of atan2(b*, a*)), least chroma, least L*. Saturated dice measure
 # red 20-45 degrees, yellow 83-106, green 140-150, blue 290-300, purple 310-340 (CIELAB coordinates of the dice colours, and
 # the dev photos' colour-labelled dice). A face of a Qwixx hue that is too dull or too dark is one of the
@@ -127,7 +129,7 @@ def measure_rim(frame: np.ndarray, center: tuple[float, float],
     band = patch[(out > 0.5 - RIM[1]) & (out < 0.5 - RIM[0])]
     if len(band) < 8:
         return None
-    lab = cv2.cvtColor(band.reshape(-1, 1, 3).astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    lab = to_lab(band)
     chroma = np.hypot(lab[:, 1], lab[:, 2])
     return tuple(float(v) for v in np.median(lab[chroma >= np.percentile(chroma, 75)], axis=0))
 
