@@ -90,7 +90,7 @@ def measure_face(frame: np.ndarray, x: float, y: float, extent: float) -> Face:
     patch = frame[y0:y1, x0:x1]
     if patch.shape[0] > 24 or patch.shape[1] > 24:
         patch = cv2.resize(patch, (24, 24), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(patch.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+    lab = to_lab(patch).reshape(-1, 3)
     lightness = np.clip(lab[:, 0] * 2.55, 0, 255).astype(np.uint8).reshape(-1, 1)
     threshold, _ = cv2.threshold(lightness, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     bright = lightness[:, 0] > threshold
