@@ -333,9 +333,13 @@ def _place_dice(rng, camera: Camera, colours, looks, touching, cocked, edge, tra
     placed: list[Die] = []
     obstacles: list[Solid] = []
     supports: list[Die] = []  # flat dice well inside the frame, for a cocked die to lean on
-    order = list(range(len(colours)))
+    # The dice placed last are the ones cocked (they need dice to lean on) and, before them, the ones cut by the frame;
+    # which they are is drawn: always the last colours, Qwixx's blue die was the cocked one in every scene, and a
+    # network trained on them took flat blue dice for leaning ones.
+    order = [int(k) for k in rng.permutation(len(colours))] if cocked or edge else list(range(len(colours)))
     cocked_set = set(order[len(order) - cocked:]) if cocked else set()
     edge_set = set(order[len(order) - cocked - edge:len(order) - cocked]) if edge else set()
+    placed_index: list[int] = []
     for index in order:
         colour, look = colours[index], looks[index]
         seed = int(rng.integers(1 << 30))
@@ -368,13 +372,14 @@ def _place_dice(rng, camera: Camera, colours, looks, touching, cocked, edge, tra
             if clearance(die, obstacles) < 0.05:
                 continue
             placed.append(die)
+            placed_index.append(index)
             obstacles.append(solid_for(die))
             if index not in edge_set and index not in cocked_set:
                 supports.append(die)
             break
         else:
             raise RuntimeError(f"could not find room for a {colour} die in this frame; use fewer dice or a wider view")
-    return placed
+    return [die for _, die in sorted(zip(placed_index, placed), key=lambda pair: pair[0])]
 
 
 def _shape(rng, colour: str) -> DieShape:

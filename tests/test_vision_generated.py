@@ -18,10 +18,13 @@ SEEDS = (9001, 9002)  # far from the training seeds (vision.training.synth_scene
 CONFIDENT_WRONG_AT_MOST = 0.06
 MISSED_AT_MOST = 0.12
 CORRECT_AT_LEAST = 0.4
-# A die resting cocked on each of these seeds. The reader gives a value to 2 of the 20 (issue 3: it must give
-# none; 6 before touching dice were looked at in their turns); the floor catches it getting worse.
+# A die resting cocked on each of these seeds. Read one at a time the reader gives a value to 9 of the 20, read as
+# a Qwixx roll (the tracker's way, where the leaning network may doubt a die) to 6 (issue 3: it must give none); the
+# floors catch it getting worse. Until synth drew which die to cock it was always the blue one, and the networks
+# had learned the colour: 2 of 20 then. A leaning network fine-tuned on scenes with any die cocked gave 2 of these
+# 20 a value as a roll, but more of bench/table.py's cocked table rolls (see vision/training/leaning.py).
 COCKED_SEEDS = tuple(range(9101, 9121))
-COCKED_GIVEN_AT_MOST = 4
+COCKED_GIVEN_AT_MOST = {"alone": 10, "roll": 7}
 # Coloured light, read one die at a time and as one Qwixx roll: on these seeds the reader names 21 of 126
 # colours wrong alone and 11 as a roll (14 with Bookworm's OpenCV 4.6 and numpy 1.24), and makes no roll a
 # full set with a colour wrong.
@@ -91,13 +94,14 @@ def test_clutter_is_seldom_taken_for_a_die(results):
 def test_a_die_resting_cocked_against_another_is_seldom_given_a_value(reader):
     """Ruling 9: a tilted die is re-rolled, so any value read off it is wrong. One scene per cocked die
     (random_scene never leans one by itself)."""
-    given, cocked = 0, 0
+    given, cocked = Counter(), Counter()
     for seed in COCKED_SEEDS:
         frame, truth = render(random_scene(seed, **CONDITIONS["cocked"]))
-        given_here, cocked_here = cocked_given_a_value(truth_dice(truth), reader.read(frame))
-        given, cocked = given + given_here, cocked + cocked_here
-    assert cocked == len(COCKED_SEEDS)
-    assert given <= COCKED_GIVEN_AT_MOST, f"{given} of {cocked} cocked dice given a value"
+        for way, readings in (("alone", reader.read(frame)), ("roll", reader.read(frame, dice_set=QWIXX_ROLL))):
+            given_here, cocked_here = cocked_given_a_value(truth_dice(truth), readings)
+            given[way], cocked[way] = given[way] + given_here, cocked[way] + cocked_here
+    assert cocked == {"alone": len(COCKED_SEEDS), "roll": len(COCKED_SEEDS)}
+    assert all(given[way] <= COCKED_GIVEN_AT_MOST[way] for way in given), f"{given} of {cocked} cocked dice given a value"
 
 
 def test_a_roll_read_as_the_qwixx_set_has_fewer_colours_wrong_and_never_a_wrong_full_set(reader):
