@@ -333,9 +333,9 @@ def _place_dice(rng, camera: Camera, colours, looks, touching, cocked, edge, tra
     placed: list[Die] = []
     obstacles: list[Solid] = []
     supports: list[Die] = []  # flat dice well inside the frame, for a cocked die to lean on
-    # The dice placed last are the ones cocked (they need dice to lean on) and, before them, the ones cut by the frame;
-    # which they are is drawn: always the last colours, Qwixx's blue die was the cocked one in every scene, and a
-    # network trained on them took flat blue dice for leaning ones.
+    # The dice placed last are cocked (they need dice to lean on), those before them cut by the frame. Which dice they
+    # are is drawn: when they were always the last colours, every cocked die was Qwixx's blue one, and a network
+    # trained on such scenes took flat blue dice for leaning ones.
     order = [int(k) for k in rng.permutation(len(colours))] if cocked or edge else list(range(len(colours)))
     cocked_set = set(order[len(order) - cocked:]) if cocked else set()
     edge_set = set(order[len(order) - cocked - edge:len(order) - cocked]) if edge else set()
