@@ -20,6 +20,7 @@ of the time `read` takes.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -107,17 +108,20 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
 
 def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None):
     """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given,
-    seeds 0..count-1, rendered once."""
+    seeds 0..count-1, rendered once: again only when the generator now describes the scene differently."""
     from synth import CONDITIONS, random_scene, render
 
     cache.mkdir(parents=True, exist_ok=True)
     scenes = []
     for seed in range(count):
         stem = cache / f"{condition + '-' if condition else ''}{size[0]}x{size[1]}-{seed:05d}"
-        if not stem.with_suffix(".json").exists():
-            frame, truth = render(random_scene(seed, size=size, **CONDITIONS.get(condition, {})))
+        scene = random_scene(seed, size=size, **CONDITIONS.get(condition, {}))
+        described = hashlib.sha1(repr(scene).encode()).hexdigest()
+        stored = json.loads(stem.with_suffix(".json").read_text()) if stem.with_suffix(".json").exists() else {}
+        if stored.get("scene") != described:
+            frame, truth = render(scene)
             cv2.imwrite(str(stem.with_suffix(".png")), frame)
-            stem.with_suffix(".json").write_text(json.dumps(truth.to_json()))
+            stem.with_suffix(".json").write_text(json.dumps({"scene": described, **truth.to_json()}))
         dice = json.loads(stem.with_suffix(".json").read_text())["dice"]
         truth = [TruthDie(d["value"], _box(d["corners"]), d["colour"], d["problem"]) for d in dice]
         scenes.append((cv2.imread(str(stem.with_suffix(".png"))), truth))

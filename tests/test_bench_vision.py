@@ -1,0 +1,24 @@
+"""bench/vision.py renders its generated scenes once into a cache, and again when the generator changes."""
+import json
+import runpy
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+BENCH = Path(__file__).resolve().parents[1] / "bench" / "vision.py"
+
+
+def test_generated_scenes_come_from_the_cache_until_the_generator_describes_them_differently(tmp_path):
+    generated_scenes = runpy.run_path(str(BENCH))["generated_scenes"]
+    [(frame, truth)] = generated_scenes(1, (640, 480), tmp_path)
+    image, record = tmp_path / "640x480-00000.png", tmp_path / "640x480-00000.json"
+
+    cv2.imwrite(str(image), np.zeros_like(frame))  # the cache is what is read while the scene is the same
+    [(cached, _)] = generated_scenes(1, (640, 480), tmp_path)
+    assert not cached.any()
+
+    stored = json.loads(record.read_text())
+    record.write_text(json.dumps({**stored, "scene": "described by an older generator", "dice": []}))
+    [(again, truth_again)] = generated_scenes(1, (640, 480), tmp_path)
+    assert truth_again == truth and np.array_equal(again, frame)
