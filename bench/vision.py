@@ -117,13 +117,14 @@ def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: 
         stem = cache / f"{condition + '-' if condition else ''}{size[0]}x{size[1]}-{seed:05d}"
         scene = random_scene(seed, size=size, **CONDITIONS.get(condition, {}))
         described = hashlib.sha1(repr(scene).encode()).hexdigest()
-        stored = json.loads(stem.with_suffix(".json").read_text()) if stem.with_suffix(".json").exists() else {}
+        record = stem.with_suffix(".json")
+        stored = json.loads(record.read_text()) if record.exists() else {}
         if stored.get("scene") != described:
             frame, truth = render(scene)
             cv2.imwrite(str(stem.with_suffix(".png")), frame)
-            stem.with_suffix(".json").write_text(json.dumps({"scene": described, **truth.to_json()}))
-        dice = json.loads(stem.with_suffix(".json").read_text())["dice"]
-        truth = [TruthDie(d["value"], _box(d["corners"]), d["colour"], d["problem"]) for d in dice]
+            stored = {"scene": described, **truth.to_json()}
+            record.write_text(json.dumps(stored))
+        truth = [TruthDie(d["value"], _box(d["corners"]), d["colour"], d["problem"]) for d in stored["dice"]]
         scenes.append((cv2.imread(str(stem.with_suffix(".png"))), truth))
     return scenes
 
