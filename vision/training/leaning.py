@@ -40,7 +40,7 @@ a value rather than 54.
 
 Its scenes (a and b) were cut while synth.random_scene cocked the last dice placed, Qwixx's blue (and green) ones,
 and it learned the colour: of scenes cut again with any die cocked (a0 and a1 below, held-out seeds) it calls 84% of
-the flat blue dice leaning and catches 46-52% of the cocked white, red and yellow ones (85-90% of every colour on
+the flat blue dice leaning and catches 46-52% of the cocked white, red and yellow ones (91-99% of every colour on
 the table rolls, which never had that bias). Fine-tuned from it on those scenes and on table rolls it had not seen
 (t6-t9, given three times to weigh them as before),
 
