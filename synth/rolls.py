@@ -208,6 +208,22 @@ def cocked_table_roll(base: Scene, table: int, index: int) -> Scene:
     return replace(base, dice=tuple(dice))
 
 
+def training_roll(seed: int, rng) -> Scene:
+    """A roll for the networks to learn from: the six dice as bench/table.py rolls them (flat, touching allowed) on
+    table_scene(seed), in half of them one leaning on another where it touches no third die."""
+    base = table_scene(seed)
+    film = Film(base, seed=seed)
+    dice = film.resting_dice([int(v) for v in rng.integers(1, 7, 6)], area=TABLE_AREA, apart=1.05)
+    if rng.random() < 0.5:
+        support, lean = (int(k) for k in rng.choice(6, 2, replace=False))
+        leaning = film.cocked_against(dice[support], dice[lean].colour, float(rng.uniform(15, 40)), seed=lean,
+                                      face=int(rng.integers(1, 7)))
+        if all(math.dist(leaning.pose.position[:2], die.pose.position[:2]) > 1.2 * DIE_MM
+               for k, die in enumerate(dice) if k not in (support, lean)):
+            dice[lean] = leaning
+    return replace(base, dice=tuple(dice))
+
+
 def _in_flight(die: Die, start, progress: float, spin, step: float, fps: float) -> Die:
     """`die` on its way from `start` to its resting pose, `progress` 0..1 of its flight."""
     def place(p: float):

@@ -19,10 +19,11 @@ def test_the_crops_are_of_cocked_dice_and_of_flat_dice_touching_another():
 
 def test_a_table_roll_has_the_six_dice_flat_or_one_leaning_on_another():
     from synth import render
+    from synth.rolls import training_roll
 
     problems = []
     for seed in range(leaning.TABLE_SEEDS, leaning.TABLE_SEEDS + 8):
-        frame, truth = render(leaning.table_roll(seed, np.random.default_rng(seed)))
+        frame, truth = render(training_roll(seed, np.random.default_rng(seed)))
         dice = truth.in_frame()
         assert sorted(die.colour for die in dice) == ["blue", "green", "red", "white", "white", "yellow"]
         problems.append(sorted(str(die.problem) for die in dice))

@@ -6,7 +6,7 @@
 Scenes: the dev photos' training part (DIR, default ../shared/dice-photos/dev), generated scenes written by
 vision.training.synth_scenes (--synth), N generated scenes rendered here and never written (--render:
 seeds after those synth_scenes uses, a block of its own for each --seed), and N rolls of the six Qwixx dice on
-bench/table.py's kind of table rendered here (--tables: vision.training.leaning.table_roll, one die leaning on
+bench/table.py's kind of table rendered here (--tables: synth.rolls.training_roll, one die leaning on
 another in some, from TABLE_ROLL_SEEDS). With --render-minutes, what is not rendered by then is left out.
 Each scene is cut on one of the workers, with random draws seeded by its place in the list, so the
 result does not depend on the number of workers.
@@ -109,9 +109,9 @@ def rendered_scene(seed: int) -> Scene:
 def table_roll_scene(seed: int) -> Scene:
     """A roll of the six Qwixx dice on one of bench/table.py's kind of tables, made here."""
     from synth import render
-    from vision.training.leaning import table_roll
+    from synth.rolls import training_roll
 
-    frame, truth = render(table_roll(seed, np.random.default_rng([seed, 13])))
+    frame, truth = render(training_roll(seed, np.random.default_rng([seed, 13])))
     return generated_scene(frame, truth.to_json(), str(seed))
 
 

@@ -13,7 +13,7 @@ the ratio); the reader also looks at each candidate so moved, and reads each die
 
 `cut` renders generated scenes of every condition (vision.training.synth_scenes.render_one; seeds from SEEDS, far
 from those the benchmarks and the other networks' training use), or with --tables the six dice rolled on
-bench/table.py's kind of table (vision.training.leaning.table_roll; seeds from TABLE_SEEDS), or with --dev the dev
+bench/table.py's kind of table (synth.rolls.training_roll; seeds from TABLE_SEEDS), or with --dev the dev
 photos' training part, and cuts JITTER crops around each die whose top face shows, moved and scaled at random as
 the detector's are off. `train` fits a small network of plain layers (vision.training.small, so that OpenCV 4.6
 reads it) to those crops, in every quarter turn and mirrored, and exports it; every small.VALIDATE_EVERY steps it
@@ -74,14 +74,14 @@ def cut(first_seed: int, count: int, tables: bool = False, log=print):
     """(crops, targets, seeds): uint8 (n, CENTRING_SIZE, CENTRING_SIZE, 3) BGR crops, float32 (n, 3) targets (see
     jittered_crops) and the seed of each crop's scene, for generated scenes (or with `tables`, table rolls)."""
     from synth import render
-    from vision.training.leaning import table_roll
+    from synth.rolls import training_roll
     from vision.training.synth_scenes import render_one
 
     crops, targets, seeds = [], [], []
     for seed in range(first_seed, first_seed + count):
         rng = np.random.default_rng([seed, 13])
         try:
-            frame, truth = render(table_roll(seed, rng)) if tables else render_one(seed)[:2]
+            frame, truth = render(training_roll(seed, rng)) if tables else render_one(seed)[:2]
         except (RuntimeError, ValueError):
             continue  # no room for the dice
         for die in truth.in_frame():

@@ -6,13 +6,14 @@
 `cut` renders generated scenes with one or two dice cocked against others and dice landing against each other
 (synth.random_scene, every other condition drawn; seeds from SEEDS, far from those the benchmarks and the other
 networks' training use), or with --tables the six dice rolled on bench/table.py's kind of table, one leaning on
-another in some rolls (table_roll; seeds from TABLE_SEEDS), and cuts, around each cocked die (label 1) and each
-flat die touching another (label 0), JITTER crops of geometry.LEANING_MARGIN times its extent, moved and scaled
-a little as the reader's looks are off. The value classifier sees 1.4 extents and cannot tell a tilted top from a
-flat one; this one sees the die's sides and its neighbour. `train` fits a small network of the value classifier's
-plain layers (so that OpenCV 4.6 reads it) to those crops, in every quarter turn and mirrored, and exports it;
-every small.VALIDATE_EVERY steps it prints, on the scenes and on the table rolls whose seed ends in 0 (never trained
-on), the share of flat and of cocked dice it calls leaning at the reader's FLAT_LEANING and ROLL_LEANING.
+another in some rolls (synth.rolls.training_roll; seeds from TABLE_SEEDS), and cuts, around each cocked die
+(label 1) and each flat die touching another (label 0), JITTER crops of geometry.LEANING_MARGIN times its extent,
+moved and scaled a little as the reader's looks are off. The value classifier sees 1.4 extents and cannot tell a
+tilted top from a flat one; this one sees the die's sides and its neighbour. `train` fits a small network of the
+value classifier's plain layers (so that OpenCV 4.6 reads it) to those crops, in every quarter turn and mirrored,
+and exports it; every small.VALIDATE_EVERY steps it prints, on the scenes and on the table rolls whose seed ends
+in 0 (never trained on), the share of flat and of cocked dice it calls leaning at the reader's FLAT_LEANING and
+ROLL_LEANING.
 
 Generated dice only: synth knows which dice are cocked, the dev photos do not say. On the dev photos this network
 takes many a flat die for a leaning one (it has never seen a real die), so the reader only lets it clear a doubt
@@ -62,7 +63,6 @@ from __future__ import annotations
 
 import argparse
 import math
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -83,15 +83,16 @@ NEAR = 1.5
 def cut(first_seed: int, count: int, tables: bool = False, log=print) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(crops, labels, seeds): uint8 (n, LEANING_SIZE, LEANING_SIZE, 3) BGR crops, 1 for a cocked die and 0 for a
     flat one touching another, and the seed of each crop's scene. The scenes are synth.random_scene's, or with
-    `tables` a roll on one of synth.table_scene's tables (see table_roll)."""
+    `tables` a roll on one of synth.table_scene's tables (synth.rolls.training_roll)."""
     from synth import random_scene, render
+    from synth.rolls import training_roll
 
     size = geometry.LEANING_SIZE
     crops, labels, seeds = [], [], []
     for seed in range(first_seed, first_seed + count):
         rng = np.random.default_rng([seed, 11])
         try:
-            frame, truth = render(table_roll(seed, rng) if tables else random_scene(
+            frame, truth = render(training_roll(seed, rng) if tables else random_scene(
                 seed, size=(1280, 720), cocked=int(rng.choice([1, 2])), touching=float(rng.choice([0.6, 0.9]))))
         except (RuntimeError, ValueError):
             continue  # no room for the dice
@@ -116,25 +117,6 @@ def touches_another(die, dice) -> bool:
     """Whether another of `dice` (synth truth) has its centre within NEAR edges of `die`'s."""
     return any(other is not die and math.dist(other.center, die.center) < NEAR * max(die.size_px, other.size_px)
                for other in dice)
-
-
-def table_roll(seed: int, rng):
-    """The six dice as bench/table.py rolls them (flat, touching allowed) on table_scene(seed), in half of them one
-    leaning on another where it touches no third die."""
-    from synth.dice import DIE_MM
-    from synth.rolls import TABLE_AREA, Film, table_scene
-
-    base = table_scene(seed)
-    film = Film(base, seed=seed)
-    dice = film.resting_dice([int(v) for v in rng.integers(1, 7, 6)], area=TABLE_AREA, apart=1.05)
-    if rng.random() < 0.5:
-        support, lean = (int(k) for k in rng.choice(6, 2, replace=False))
-        leaning = film.cocked_against(dice[support], dice[lean].colour, float(rng.uniform(15, 40)), seed=lean,
-                                      face=int(rng.integers(1, 7)))
-        if all(math.dist(leaning.pose.position[:2], die.pose.position[:2]) > 1.2 * DIE_MM
-               for k, die in enumerate(dice) if k not in (support, lean)):
-            dice[lean] = leaning
-    return replace(base, dice=tuple(dice))
 
 
 def train(crops: np.ndarray, labels: np.ndarray, seeds: np.ndarray, steps: int, log=print,
@@ -194,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     cutting.add_argument("out", type=Path)
     cutting.add_argument("--first-seed", type=int, help=f"default {SEEDS}, with --tables {TABLE_SEEDS}")
     cutting.add_argument("--count", type=int, default=2500)
-    cutting.add_argument("--tables", action="store_true", help="rolls on bench/table.py's kind of table (table_roll)")
+    cutting.add_argument("--tables", action="store_true",
+                         help="rolls on bench/table.py's kind of table (synth.rolls.training_roll)")
     training = commands.add_parser("train", help="train on the crops of DATA.npz files and export leaning.onnx")
     training.add_argument("data", type=Path, nargs="+")
     training.add_argument("--steps", type=int, default=12000)
