@@ -96,10 +96,8 @@ def read_two(monkeypatch, apart, tilted, leaning, dice_set=None):
     return readings
 
 
-@pytest.mark.xfail(reason="the leaning network learned the cocked die's colour: synth's cocked die was always the blue "
-                          "one until it drew which (issue 3: one retrained without that passes, but reads fewer of "
-                          "bench/table.py's rolls; see vision/training/leaning.py)",
-                   strict=True)
+@pytest.mark.xfail(reason="the leaning network, last trained on table rolls alone, finds one of these scenes' cocked "
+                          "dice flat (issue 3; vision/training/leaning.py)", strict=True)
 def test_the_leaning_network_never_finds_a_cocked_die_flat():
     """On generated scenes with a die cocked against another (the benchmark's, never trained on), the leaning
     network gives each cocked die at least FLAT_LEANING, so it never clears the reader's doubt about one; and it

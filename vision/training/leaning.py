@@ -19,58 +19,38 @@ Generated dice only: synth knows which dice are cocked, the dev photos do not sa
 takes many a flat die for a leaning one (it has never seen a real die), so the reader only lets it clear a doubt
 (vision/reader.py, FLAT_LEANING), never add one.
 
-The committed network, on two processor cores (the cuts two at a time: a and b, then t0 and t1, in 17 minutes, t2 and
-t3 in 22; then 30 minutes of training):
-
-    python -m vision.training.leaning cut DATA/a.npz --first-seed 4000000 --count 2500
-    python -m vision.training.leaning cut DATA/b.npz --first-seed 4002500 --count 2500
-    python -m vision.training.leaning cut DATA/t0.npz --tables --first-seed 5000000 --count 2000
-    python -m vision.training.leaning cut DATA/t1.npz --tables --first-seed 5002000 --count 2000
-    python -m vision.training.leaning cut DATA/t2.npz --tables --first-seed 5004000 --count 4000
-    python -m vision.training.leaning cut DATA/t3.npz --tables --first-seed 5008000 --count 4000
-    python -m vision.training.leaning train DATA/*.npz
-
-At 0.45 it calls 2.9% of the held-out table rolls' flat dice leaning and 92.5% of their cocked ones (of the
-held-out scenes 1.8% and 91.7%); at 0.3 (ROLL_LEANING), 5.2% and 95.4% of the table rolls'. The one before it
-learned from t0 and t1 only, in 7,500 steps; at 0.45 it called 8.7% of t2's held-out flat dice leaning and 72.7% of
-its cocked ones (this one 3.7% and 91.8%). On bench/table.py's tables, calibrated and read as rolls, with the
-reader's thresholds then (ROLL_LEANING 0.45): on tables 0-19 the flat rolls announced went from 55 of 90 to 66 and
-the rolls with a die cocked sent back from 31 of 36 to 35; on tables 20-39 (scripts outside the repository) 79 flat
-rolls of 100 rather than 70, and of 228 rolls with a die cocked (showing a 1 in half of them) 18 cocked dice given
-a value rather than 54.
-
-Its scenes (a and b) were cut while synth.random_scene cocked the last dice placed, Qwixx's blue (and green) ones,
-and it learned the colour: of scenes cut again with any die cocked (a0 and a1 below, held-out seeds) it calls 84% of
-the flat blue dice leaning and catches 46-52% of the cocked white, red and yellow ones (91-99% of every colour on
-the table rolls, which never had that bias). Fine-tuned from it on those scenes and on table rolls it had not seen
-(t6-t9, given three times to weigh them as before),
+The committed network, on two processor cores: trained from scratch on scenes with any die cocked and on 12,000
+table rolls, then on the table rolls alone (a cut of 2,000 table rolls takes about 10 minutes on a core):
 
     python -m vision.training.leaning cut DATA/a0.npz --first-seed 4000000 --count 2500    (a1: 4002500)
     python -m vision.training.leaning cut DATA/t6.npz --tables --first-seed 5012000 --count 1500    (t7: 5013500)
     python -m vision.training.leaning cut DATA/t8.npz --tables --first-seed 5015000 --count 500    (t9: 5016000)
-    python -m vision.training.leaning train DATA/a0.npz DATA/a1.npz DATA/t6.npz DATA/t7.npz --init vision/models \
-        --out FT --steps 6000 --rate 1e-3
-    python -m vision.training.leaning train DATA/a?.npz T T T --init FT --out FT2 --steps 3000 --rate 5e-4  (T: t6, t7)
-    python -m vision.training.leaning train DATA/a?.npz T T T --init FT2 --out FT3 --steps 2000 --rate 5e-4  (T: t6-t9)
-
-it no longer goes by colour (held out: 7% of flat scene dice called leaning at 0.3 and 86% of cocked ones caught, 4%
-and 98% of table rolls'), and gives half as many cocked dice of bench/vision.py's --cocked scenes a value as rolls
-(13 of 100 rather than 25), but bench/table.py's cocked table rolls were announced more often (tables 0-39, six
-each: 12 calibrated and 10 uncalibrated of 240 rather than 6 and 5), so it was not committed (scripts outside the
-repository). Trained from scratch on a0, a1 and as many table rolls as this one (t6-t9, and t10-t13: 2,000 each
-from seed 5017000; 12,000 steps, 41 minutes),
-
+    python -m vision.training.leaning cut DATA/t10.npz --tables --first-seed 5017000 --count 2000    (t11-t13 after)
     python -m vision.training.leaning train DATA/a0.npz DATA/a1.npz DATA/t6.npz ... DATA/t13.npz --out SCRATCH
+    python -m vision.training.leaning train DATA/t6.npz ... DATA/t13.npz --init SCRATCH --steps 3000 --rate 5e-4
 
-it catches the cocked dice of every colour (held out, at 0.3: 8% of the flat scene dice called leaning and 85% of
-the cocked caught, this one 20% and 63%; table rolls 4.2% and 97.0%, this one 4.4% and 96.1%) and gives 14 of
-bench/vision.py's 100 cocked dice a value as rolls rather than 25, but on bench/table.py's tables it doubts more of
-the flat dice touching another: 75 flat rolls of 100 announced uncalibrated and 82 calibrated (read as rolls) rather
-than 84 and 88, 3 and 3 of the rolls with a die cocked rather than none. With FLAT_LEANING 0.15 (which clears as few
-of the held-out cocked table dice as this one at 0.1) 77 and 85; with ROLL_LEANING 0.45 as well, 83 and 87, but
-then tables 0-39 announce 15 and 13 of their 240 cocked rolls rather than 6 and 5. The mean of the two networks:
-81 and 85, and 6 and 6 of 240. So this one stays until a network beats it on the tables (scripts outside the
-repository).
+(41 minutes, then 7). Held out, at 0.3 (ROLL_LEANING) it calls 2.5% of the table rolls' flat dice leaning and
+catches 98.4% of their cocked ones (the scenes': 7.1% and 72.4%); at 0.1 (FLAT_LEANING) it clears 92.6% of the table
+rolls' flat dice and 0.3% of their cocked ones.
+
+The one before it learned from scenes cut while synth.random_scene cocked the last dice placed, Qwixx's blue and
+green ones, and from 12,000 table rolls (seeds from 5000000), and it learned the colour: on a0 and a1 it called 84% of
+the flat blue dice leaning and caught 46-52% of the cocked white, red and yellow ones; held out at 0.3, 20% of the
+scenes' flat dice and 63% of their cocked ones, 4.4% and 96.1% of the table rolls'; at 0.1 it cleared 86.0% of the
+table rolls' flat dice and 1.3% of their cocked ones. Against it, this one: bench/table.py, read as rolls, 88 flat
+rolls of 100 announced uncalibrated and 91 calibrated rather than 84 and 88, and 2 and 1 of its 100 rolls with a die
+cocked rather than none (tables 0-39, six cocked rolls each: 4 and 5 of 240 rather than 5 and 6); bench/vision.py's
+200 generated scenes as rolls 1,023 dice of 1,200 read rather than 1,000 (14 wrong either way), of its 100 cocked
+scenes as rolls 24 cocked dice given a value rather than 25 and 9 rolls announced with one rather than 7; the dev
+photos' validation part the same, the tune part 401 dice of 478 read rather than 397; bench/tracker.py 8 rolls of 9
+either way.
+
+The scratch network alone catches more of the scenes' cocked dice (85% at 0.3; 14 of bench/vision.py's 100 given a
+value as rolls) but doubts more of bench/table.py's flat dice touching another: 75 and 82 flat rolls announced
+(83 and 87 at ROLL_LEANING 0.45, but 15 and 13 cocked rolls of 240). Fine-tuned on the scenes and the table rolls
+(given twice) rather than the table rolls alone: 78 and 83. Fine-tunes of the one before on a0, a1 and table rolls
+(three runs: at best 79 and 87, with 10 and 12 cocked rolls of 240 announced) and the mean of it and the scratch
+network (81 and 85) did no better (scripts outside the repository).
 """
 from __future__ import annotations
 
