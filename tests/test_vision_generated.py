@@ -20,10 +20,8 @@ MISSED_AT_MOST = 0.12
 CORRECT_AT_LEAST = 0.4
 # A die resting cocked on each of these seeds. Read one at a time the reader gives a value to 10 of the 20, read as
 # a Qwixx roll (the tracker's way, where the leaning network may doubt a die) to 6 (issue 3: it must give none); the
-# floors catch it getting worse. Until synth drew which die to cock it was always the blue one, and the networks
-# had learned the colour: 2 of 20 then. A leaning network fine-tuned on scenes with any die cocked gave 2 of these
-# 20 a value as a roll, but more of bench/table.py's cocked table rolls (see vision/training/leaning.py); the one
-# retrained without the colour and then on table rolls alone gives 10 and 6 (the one before it 9 and 6).
+# floors catch it getting worse. It gave 2 of 20 while synth always cocked the blue die and the networks had learned
+# the colour (vision/training/leaning.py).
 COCKED_SEEDS = tuple(range(9101, 9121))
 COCKED_GIVEN_AT_MOST = {"alone": 10, "roll": 7}
 # Coloured light, read one die at a time and as one Qwixx roll: on these seeds the reader names 21 of 126
