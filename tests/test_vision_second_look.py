@@ -12,7 +12,7 @@ class FakeClassifier:
     def __init__(self, best, peak):
         self.best, self.peak, self.crops = best, peak, 0
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS), network=None):
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=()):
         self.crops += len(candidates) * len(turns)
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, c in enumerate(candidates):
@@ -75,7 +75,7 @@ class TurnedClassifier:
     def __init__(self, sure, turned_sure):
         self.sure, self.turned_sure = sure, turned_sure
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS), network=None):
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=()):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, turn in enumerate(turns):
             probs[:, index, 4] = self.sure if turn == 0 else self.turned_sure
@@ -103,17 +103,19 @@ def test_a_die_unsure_in_all_its_turns_on_average_is_not_read(reader, monkeypatc
 
 
 class TwoClassifiers:
-    """A four, `sure` in every view of the first classifier and `second_sure` in the second's."""
+    """A four, `sure` in every view of the first classifier and `second_sure` in the second's; asked for both, their
+    average."""
 
     def __init__(self, reader, sure, second_sure):
         self.reader, self.sure, self.second_sure = reader, sure, second_sure
         self.second_crops = 0
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS), network=None):
-        second = network is self.reader.second_classifier
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=()):
+        networks = networks or (self.reader.classifier,)
+        second = self.reader.second_classifier in networks
         self.second_crops += len(candidates) * len(turns) if second else 0
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
-        probs[:, :, 4] = self.second_sure if second else self.sure
+        probs[:, :, 4] = np.mean([self.second_sure if n is self.reader.second_classifier else self.sure for n in networks])
         probs[:, :, R.UNREADABLE] = 1.0 - probs[:, :, 4]
         return probs
 
@@ -123,8 +125,30 @@ def test_the_last_look_at_an_unsure_die_is_the_two_classifiers_together(reader, 
     classifiers = TwoClassifiers(reader, sure, second_sure)
     reading = read_one(reader, monkeypatch, classifiers)
     assert (reading.value == 4) == read
-    # The second classifier is asked only about a die the first was unsure of.
-    assert classifiers.second_crops == (0 if sure >= R.VALUE_CONFIDENCE else R.TURNED_VIEWS)
+    # Without a calibration the two take the first look together; the second is asked again, in every turn, only
+    # about a die still unsure after the first's other looks.
+    assert classifiers.second_crops == 1 + (0 if sure >= R.VALUE_CONFIDENCE else R.TURNED_VIEWS)
+
+
+def test_with_a_calibration_the_first_classifier_alone_takes_the_first_look(reader, monkeypatch):
+    classifiers = TwoClassifiers(reader, 0.97, 0.3)
+    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
+    monkeypatch.setattr(reader, "classify", classifiers)
+    frame = np.full((200, 200, 3), 128, np.uint8)
+    assert reader.classify_at_best_scale(frame, reader.places(frame)[0], reader._first_look(object()))[1][0][0, 4] == 0.97
+    assert classifiers.second_crops == 0
+    (reading,) = reader.read(frame)  # without one, the two together: 0.635 at first, 0.97 at the rescaled looks
+    assert reading.value == 4 and classifiers.second_crops == 1
+
+
+def test_a_tuple_of_classifiers_gives_the_average_of_their_probabilities(reader):
+    frame = np.random.default_rng(1).integers(0, 256, (120, 120, 3), dtype=np.uint8)
+    candidates = [R.Candidate(60.0, 60.0, 30.0, 0.9), R.Candidate(40.0, 70.0, 24.0, 0.5)]
+    first = reader.classify(frame, candidates)
+    second = reader.classify(frame, candidates, networks=(reader.second_classifier,))
+    both = reader.classify(frame, candidates, networks=(reader.classifier, reader.second_classifier))
+    assert not np.allclose(first, second)
+    np.testing.assert_allclose(both, (first + second) / 2, atol=1e-6)
 
 
 def test_a_die_far_from_readable_is_not_looked_at_in_its_turns(reader, monkeypatch):
@@ -135,7 +159,7 @@ def test_a_die_far_from_readable_is_not_looked_at_in_its_turns(reader, monkeypat
 @pytest.mark.parametrize("die_probability, reported", [(0.7, False), (0.85, True)])
 def test_a_thing_is_reported_as_a_die_only_when_the_classifier_is_sure_enough_it_is_one(
         reader, monkeypatch, die_probability, reported):
-    def classifier(frame, candidates, turns=range(R.VIEWS), network=None):
+    def classifier(frame, candidates, turns=range(R.VIEWS), networks=()):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         probs[:, :, R.NOT_A_DIE] = 1.0 - die_probability
         probs[:, :, 4] = die_probability  # surely a four, if a die at all

@@ -41,7 +41,7 @@ class TiltedInOneTurn:
     def __init__(self, tilted):
         self.tilted = tilted
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS), network=None):
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=()):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, turn in enumerate(turns):
             tilted = self.tilted if turn == 1 else 0.0
@@ -128,7 +128,7 @@ def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(m
                   R.Candidate(220.0, 100.0, 30.0, 0.4)]
     die_probability = {100.0: 0.99, 132.0: R.NEAR_MISS + 0.05, 220.0: R.NEAR_MISS + 0.05}
 
-    def classify(frame, found, turns=range(R.VIEWS), network=None):
+    def classify(frame, found, turns=range(R.VIEWS), networks=()):
         probs = np.zeros((len(found), len(turns), R.CLASS_COUNT))
         for index, candidate in enumerate(found):
             probs[index, :, R.NOT_A_DIE] = 1.0 - die_probability[candidate.x]
@@ -142,6 +142,34 @@ def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(m
     readings = reader.read(np.full((200, 300, 3), 128, np.uint8), dice_set=dice_set)
     assert [r.center[0] for r in readings if r.problem == "cocked"] == cocked_at
     assert [(r.center[0], r.value) for r in readings if r.problem is None] == [(100.0, 4)]
+
+
+@pytest.mark.parametrize("dice_set, leaning, problem", [
+    ({"white": 2}, R.ROLL_LEANING + 0.05, "cocked"),  # a roll: the network says why it cannot be read
+    ({"white": 2}, R.ROLL_LEANING - 0.05, "occluded"),
+    (None, 0.99, "occluded"),  # a photo of other dice: the network, which learned Qwixx rolls, is not asked to say
+])
+def test_in_a_roll_an_unreadable_die_touching_another_that_leans_is_called_cocked(monkeypatch, dice_set, leaning,
+                                                                                   problem):
+    reader = R.DiceReader()
+    sure_four, unsure = R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(132.0, 100.0, 30.0, 0.9)
+
+    def classify(frame, found, turns=range(R.VIEWS), networks=()):
+        probs = np.zeros((len(found), len(turns), R.CLASS_COUNT))
+        for index, candidate in enumerate(found):
+            probs[index, :, 4] = 0.99 if candidate is sure_four else 0.4
+            probs[index, :, 2] = 0.01 if candidate is sure_four else 0.35
+            probs[index, :, 5] = 0.0 if candidate is sure_four else 0.25
+        return probs
+
+    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([sure_four, unsure], []))
+    monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
+    monkeypatch.setattr(reader, "classify", classify)
+    monkeypatch.setattr(reader, "leaning_probability",
+                        lambda frame, dice: [leaning if c is unsure else 0.0 for c in dice])
+    sharp = np.random.default_rng(3).integers(0, 256, (200, 300, 3), dtype=np.uint8)  # a flat grey one reads blurred
+    readings = reader.read(sharp, dice_set=dice_set)
+    assert [(r.center[0], r.value, r.problem) for r in readings] == [(100.0, 4, None), (132.0, None, problem)]
 
 
 @pytest.mark.parametrize("hidden_by", ["a stronger peak", "the first level"])
@@ -159,7 +187,7 @@ def test_in_a_roll_short_of_a_die_hidden_peaks_are_looked_at(monkeypatch, hidden
     on_first, beside_it, on_second = (R.Candidate(x, 100.0, 30.0, score) for x, score in
                                       ((100.0, 0.9), (104.0, 0.6), (132.0, 0.6)))
 
-    def classify(frame, found, turns=range(R.VIEWS), network=None):
+    def classify(frame, found, turns=range(R.VIEWS), networks=()):
         probs = np.zeros((len(found), len(turns), R.CLASS_COUNT))
         for index, candidate in enumerate(found):
             on_a_die = min(abs(candidate.x - 100.0), abs(candidate.x - 132.0)) <= 4.0

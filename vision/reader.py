@@ -17,7 +17,8 @@ How it works, and why:
    where the top face lies and how large it is, and the classifier's surer look of the two is kept; each
    reading's outline and colour are taken where that network places the die. A die the classifier is still
    unsure of is looked at again at other sizes, from beside its centre, then in every quarter turn by it
-   and by another classifier (models/second-classifier.onnx). A value is reported only when the networks,
+   and by another classifier (models/second-classifier.onnx); without a calibration the two together take
+   the first look at every candidate (DiceReader._first_look). A value is reported only when the networks,
    averaged over the views, are sure of it; otherwise the value is None and the reading says why. A die
    touching another may lean on it: it must be surer, unless a third network (models/leaning.onnx), which
    sees more round it, finds it lying flat; in a roll of the Qwixx dice, a die that network finds leaning
@@ -333,7 +334,7 @@ class DiceReader:
         # rather than 20); on tables 20-39 76 of 100 rather than 77; cocked dice given a value 14 of 228 either way
         # (scripts outside the repository).
         seen = frame if calibration is None else calibration.white_balanced(frame)
-        candidates, probabilities = self.classify_at_best_scale(seen, candidates)
+        candidates, probabilities = self.classify_at_best_scale(seen, candidates, self._first_look(calibration))
         candidates, probabilities = self._around_changed_places(seen, candidates, probabilities)
         gain = colour.light_gain(frame) if calibration is None else 1.0
         found = self._dice(frame, seen, candidates, probabilities, calibration, gain)
@@ -483,15 +484,30 @@ class DiceReader:
 
     # -- 2. reading each die ---------------------------------------------------------------------
 
-    def classify_at_best_scale(self, frame: np.ndarray, candidates: list[Candidate]):
-        """The candidates and their class probabilities (see classify). The detector's size is often a
+    def _first_look(self, calibration) -> tuple:
+        """The classifiers whose average takes the first look at every candidate: without a calibration both.
+
+        The second classifier reads more real dice than the first, and the first more table rolls (see the second
+        classifier above). Their average at the first look, which decides what is a die and what is looked at
+        again, against the first alone (with the second classifier of vision/training/train.py's DATA6 run):
+        the dev validation part 500 dice of 635 read rather than 492, 11 wrong rather than 12 (tune part 400 and 6
+        wrong rather than 401 and 7); bench/vision.py's 200 generated scenes as rolls 1,026 read rather than 1,022,
+        10 wrong rather than 15; its cocked dice given a value 23 of 100 rather than 24; bench/table.py named
+        together uncalibrated 87 rolls of 100 rather than 88. With a calibration the first alone: averaged there too,
+        the calibrated rolls announced were 88 rather than 90 or 91 (more dice it doubted touching another). 11% more
+        time per uncalibrated 1280x720 frame (25.5 ms rather than 22.9, median; scripts outside the repository)."""
+        return (self.classifier,) if calibration is not None else (self.classifier, self.second_classifier)
+
+    def classify_at_best_scale(self, frame: np.ndarray, candidates: list[Candidate], first_look: tuple = ()):
+        """The candidates and their class probabilities (see classify). The average of the `first_look` classifiers
+        (the classifier alone if none are given) takes the first look at each candidate. The detector's size is often a
         fifth off, and its centre a tenth: each candidate is also looked at where the centring network places
         it, and a die the classifier is still unsure of is looked at again with its extent RESCALED (on the dev
         tune part: a tenth more dice read, a few more wrong, offset by a higher VALUE_CONFIDENCE), then, if still
         unsure, from centres SHIFTed by a share of its extent. It keeps the look at which the classifier is
         surest of a value; a shifted look must be SHIFTED_CONFIDENCE sure. A die still unsure is last seen in
         TURNED_VIEWS turns by both classifiers, which _reading weighs by TURNED_CONFIDENCE."""
-        probabilities = list(self.classify(frame, candidates))
+        probabilities = list(self.classify(frame, candidates, networks=first_look))
         candidates = list(candidates)
         looked_at = [k for k, probs in enumerate(probabilities) if _may_be_a_die(candidates[k], probs)]
         centred = self.centre(frame, [candidates[k] for k in looked_at])
@@ -509,7 +525,7 @@ class DiceReader:
         if turned:
             last = [candidates[k] for k in turned]
             in_turns = self._in_all_turns(frame, last, [probabilities[k] for k in turned])
-            seconded = self.classify(frame, last, range(TURNED_VIEWS), self.second_classifier)
+            seconded = self.classify(frame, last, range(TURNED_VIEWS), (self.second_classifier,))
             for k, probs, second in zip(turned, in_turns, seconded):
                 probabilities[k] = np.concatenate([probs, second])
         return candidates, probabilities
@@ -568,18 +584,21 @@ class DiceReader:
                     candidates[k], probabilities[k] = moved, probs
 
     def classify(self, frame: np.ndarray, candidates: list[Candidate], turns: range = range(VIEWS),
-                 network=None) -> np.ndarray:
+                 networks: tuple = ()) -> np.ndarray:
         """Class probabilities (not a die, 1-6, unreadable) per candidate for its crop turned by each of
-        `turns` quarter turns, (n, len(turns), CLASS_COUNT), by `network` (the classifier unless another is
-        given). One forward pass for all of them."""
+        `turns` quarter turns, (n, len(turns), CLASS_COUNT), averaged over `networks` (the classifier alone if none
+        are given). One forward pass of each for all of them."""
         if not candidates:
             return np.zeros((0, len(turns), CLASS_COUNT))
-        network = self.classifier if network is None else network
-        network.setInput(_turned_crops(frame, candidates, geometry.CROP_MARGIN, geometry.CROP_SIZE, turns))
-        logits = network.forward()
-        if logits.shape[1] != CLASS_COUNT:
-            raise ValueError(f"the classifier gives {logits.shape[1]} outputs, the reader expects {CLASS_COUNT}")
-        return _softmax(logits).reshape(len(turns), len(candidates), CLASS_COUNT).transpose(1, 0, 2)
+        crops = _turned_crops(frame, candidates, geometry.CROP_MARGIN, geometry.CROP_SIZE, turns)
+        probabilities = []
+        for each in networks or (self.classifier,):
+            each.setInput(crops)
+            logits = each.forward()
+            if logits.shape[1] != CLASS_COUNT:
+                raise ValueError(f"the classifier gives {logits.shape[1]} outputs, the reader expects {CLASS_COUNT}")
+            probabilities.append(_softmax(logits))
+        return np.mean(probabilities, axis=0).reshape(len(turns), len(candidates), CLASS_COUNT).transpose(1, 0, 2)
 
     def _dice(self, frame, seen, candidates: list[Candidate], probabilities: list, calibration,
               gain: float) -> list[tuple]:
@@ -614,7 +633,8 @@ class DiceReader:
         if not hidden:
             return []
         more: list[tuple] = []
-        for die in self._dice(frame, seen, *self.classify_at_best_scale(seen, hidden), calibration, gain):
+        looked_at = self.classify_at_best_scale(seen, hidden, self._first_look(calibration))
+        for die in self._dice(frame, seen, *looked_at, calibration, gain):
             if _clear_of(die[2].center, die[2].edge, readings + [other[2] for other in more]):
                 more.append(die)
         return more
@@ -682,7 +702,10 @@ class DiceReader:
         """The readings of `dice` (as `read` finds them), each die given a value that touches another looked at in
         its quarter turns and doubted if it may be leaning (see TOUCHING), unless the leaning network finds it and
         every die it touches flat; in a `roll` of a known set, also when the network finds it ROLL_LEANING, and from
-        ROLL_LEANING_SHARE of "unreadable" in a turn rather than LEANING_SHARE."""
+        ROLL_LEANING_SHARE of "unreadable" in a turn rather than LEANING_SHARE. In a roll, a touching die left
+        unread as "occluded" that the network finds ROLL_LEANING is called cocked: the table then says why to re-roll
+        it (the test film rolls-1's yellow die leaning on the red one, which both classifiers together take for a
+        die they cannot read, where the first alone had found it too little like a die: _leaning_near_misses)."""
         readings = [reading for _, _, reading, _ in dice]
         near = [[j for j, other in enumerate(readings) if _touching(reading, other)] for reading in readings]
         asked = [k for k in range(len(readings)) if near[k]]
@@ -692,6 +715,9 @@ class DiceReader:
                     if reading.value is not None and near[k] and not {k, *near[k]} <= flat]
         in_turns = self._in_all_turns(frame, [dice[k][0] for k in touching], [dice[k][1] for k in touching])
         doubted = list(readings)
+        for k in asked:
+            if roll and readings[k].problem == "occluded" and leaning[k] >= ROLL_LEANING:
+                doubted[k] = replace(readings[k], problem="cocked")
         for k, turns in zip(touching, in_turns):
             tilted = float((turns[:, UNREADABLE] / np.maximum(1.0 - turns[:, NOT_A_DIE], 1e-6)).max())
             doubted[k] = _doubt_if_leaning(readings[k], tilted, roll and leaning[k] >= ROLL_LEANING,
