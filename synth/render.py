@@ -250,10 +250,20 @@ def _shadow_area(solid: Solid, camera: Camera, light_position: np.ndarray, pad: 
     return _screen_box(camera, np.concatenate([shadow, ring]), 3 + pad), outline(shadow), outline(ring)
 
 
+# How far from the sample grid's centre an outline's corner may lie: a shadow cast by an arm reaching in from behind
+# the camera projects to 1e11 pixels and more, past fillConvexPoly's integers. A corner further out is brought in
+# along its line from the centre, which moves the outline's edges over a grid of n samples by under n^2 /
+# OUTLINE_REACH samples (a hundredth of one for a 1280x720 frame's grid).
+OUTLINE_REACH = 1e7
+
+
 def _inside_outline(outline: np.ndarray, box, density: float, shape, grow: int) -> np.ndarray:
     """Which samples of a _sample_grid over box fall inside an image outline (grown by `grow` samples)."""
     mask = np.zeros(shape, np.uint8)
     grid = (outline.reshape(-1, 2) - box[:2]) * density - 0.5
+    centre = np.array(shape[::-1], np.float64) / 2
+    reach = np.abs(grid - centre).max(axis=1, keepdims=True)
+    grid = centre + (grid - centre) * np.minimum(1.0, OUTLINE_REACH / np.maximum(reach, 1.0))
     cv2.fillConvexPoly(mask, np.round(grid * 16).astype(np.int32), 1, cv2.LINE_8, shift=4)
     if grow:
         mask = cv2.dilate(mask, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))

@@ -1,5 +1,6 @@
 """The scene generator: its truth is right, it is deterministic, and every condition renders."""
 import importlib
+import warnings
 from dataclasses import replace
 
 import cv2
@@ -283,3 +284,15 @@ def test_bad_values_are_refused_clearly():
         Effects(jpeg_quality=0)
     assert all(LOOKS[colour] for colour in ("white", "red", "yellow", "green", "blue", "black", "other"))
     assert DieShape().dimple_radius > DieShape().pip_depth * DieShape().size_mm
+
+
+def test_an_outline_reaching_far_past_the_frame_covers_the_samples_it_holds():
+    # A wedge from the left of the grid out to a corner 1e11 samples away on the right (a shadow cast from behind the
+    # camera): the band between its near corners, and nothing outside it, whatever the far corner's distance.
+    render_module = importlib.import_module("synth.render")
+    outline = np.array([[10.0, 10.0], [10.0, 50.0], [1e11, 30.0]], np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        inside = render_module._inside_outline(outline, (0, 0, 80, 60), 1.0, (60, 80), 0).reshape(60, 80)
+    assert inside[12:48, 12:].all()
+    assert not inside[:8].any() and not inside[52:].any() and not inside[:, :8].any()
