@@ -115,7 +115,8 @@ class TwoClassifiers:
         second = self.reader.second_classifier in networks
         self.second_crops += len(candidates) * len(turns) if second else 0
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
-        probs[:, :, 4] = np.mean([self.second_sure if n is self.reader.second_classifier else self.sure for n in networks])
+        probs[:, :, 4] = np.mean([self.second_sure if each is self.reader.second_classifier else self.sure
+                                  for each in networks])
         probs[:, :, R.UNREADABLE] = 1.0 - probs[:, :, 4]
         return probs
 
@@ -135,7 +136,8 @@ def test_with_a_calibration_the_first_classifier_alone_takes_the_first_look(read
     monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", classifiers)
     frame = np.full((200, 200, 3), 128, np.uint8)
-    assert reader.classify_at_best_scale(frame, reader.places(frame)[0], reader._first_look(object()))[1][0][0, 4] == 0.97
+    calibrated = reader._first_look(calibration=object())
+    assert reader.classify_at_best_scale(frame, reader.places(frame)[0], calibrated)[1][0][0, 4] == 0.97
     assert classifiers.second_crops == 0
     (reading,) = reader.read(frame)  # without one, the two together: 0.635 at first, 0.97 at the rescaled looks
     assert reading.value == 4 and classifiers.second_crops == 1

@@ -82,14 +82,29 @@ def test_in_a_roll_a_die_the_network_finds_flat_enough_may_be_a_little_tilted_in
     assert [r.value for r in readings] == values
 
 
-def read_two(monkeypatch, apart, tilted, leaning, dice_set=None):
+def test_the_turns_of_touching_dice_are_taken_by_the_classifiers_of_their_first_look(monkeypatch):
+    turns_taken_by = []
+
+    class Recording(TiltedInOneTurn):
+        def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=()):
+            if turns.start == R.VIEWS:
+                turns_taken_by.append(networks)
+            return super().__call__(frame, candidates, turns, networks)
+
+    readings = read_two(monkeypatch, 32.0, 0.0, (0.5, 0.5), classifier=Recording(0.0))
+    assert [r.value for r in readings] == [4, 4]
+    (networks,) = turns_taken_by  # both dice in one pass, without a calibration by both classifiers
+    assert len(networks) == 2 and networks[0] is not networks[1]
+
+
+def read_two(monkeypatch, apart, tilted, leaning, dice_set=None, classifier=None):
     """The readings of two 30-pixel dice `apart` pixels apart that the classifier reads as fours (TiltedInOneTurn
-    with `tilted`) and the leaning network finds `leaning`."""
+    with `tilted`, or `classifier`) and the leaning network finds `leaning`."""
     reader = R.DiceReader()
     candidates = [R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(100.0 + apart, 100.0, 30.0, 0.9)]
     monkeypatch.setattr(reader, "places", lambda frame, calibration=None: (candidates, []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
-    monkeypatch.setattr(reader, "classify", TiltedInOneTurn(tilted))
+    monkeypatch.setattr(reader, "classify", classifier or TiltedInOneTurn(tilted))
     monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [leaning[candidates.index(d)] for d in dice])
     readings = reader.read(np.full((200, 240, 3), 128, np.uint8), dice_set=dice_set)
     assert len(readings) == 2

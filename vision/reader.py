@@ -349,7 +349,7 @@ class DiceReader:
         if len(kept) < wanted:
             kept += self._leaning_near_misses(frame, seen, candidates, probabilities, kept, calibration, gain,
                                               wanted - len(kept))
-        readings = self._doubt_touching_dice(seen, kept, dice_set is not None)
+        readings = self._doubt_touching_dice(seen, kept, dice_set is not None, self._first_look(calibration))
         if dice_set is None or not kept:
             return readings
         # Only a roll's colours, named together, weigh the rims (0.2 ms a die).
@@ -495,7 +495,12 @@ class DiceReader:
         10 wrong rather than 15; its cocked dice given a value 23 of 100 rather than 24; bench/table.py named
         together uncalibrated 87 rolls of 100 rather than 88. With a calibration the first alone: averaged there too,
         the calibrated rolls announced were 88 rather than 90 or 91 (more dice it doubted touching another). 11% more
-        time per uncalibrated 1280x720 frame (25.5 ms rather than 22.9, median; scripts outside the repository)."""
+        time per uncalibrated 1280x720 frame (25.5 ms rather than 22.9, median; scripts outside the repository).
+        The turns in which a die touching another is looked at (_doubt_touching_dice) complete its first look by the
+        same classifiers: the tune part 406 dice read rather than 400 (6 wrong), the validation part 502 rather than
+        500 (11 wrong); bench/vision.py's cocked dice, read one at a time, given a value 34 of 100 rather than 36, and
+        bench/table.py's cocked rolls, uncalibrated one die at a time, announced 1 of 100 rather than 4; the rest the
+        same, for 3% more time."""
         return (self.classifier,) if calibration is not None else (self.classifier, self.second_classifier)
 
     def classify_at_best_scale(self, frame: np.ndarray, candidates: list[Candidate], first_look: tuple = ()):
@@ -558,13 +563,14 @@ class DiceReader:
                 candidates[k], probabilities[k] = c, p
         return candidates, probabilities
 
-    def _in_all_turns(self, frame: np.ndarray, candidates: list[Candidate], probabilities: list[np.ndarray]):
+    def _in_all_turns(self, frame: np.ndarray, candidates: list[Candidate], probabilities: list[np.ndarray],
+                      networks: tuple = ()):
         """Each candidate's probabilities (as `classify` gives them) completed to all TURNED_VIEWS quarter
-        turns: only the turns not classified yet are."""
+        turns by `networks` (as `classify` takes them): only the turns not classified yet are."""
         todo = [k for k, probs in enumerate(probabilities) if len(probs) < TURNED_VIEWS]
         complete = list(probabilities)
         if todo:
-            more = self.classify(frame, [candidates[k] for k in todo], range(VIEWS, TURNED_VIEWS))
+            more = self.classify(frame, [candidates[k] for k in todo], range(VIEWS, TURNED_VIEWS), networks)
             for k, extra in zip(todo, more):
                 complete[k] = np.concatenate([probabilities[k], extra])
         return complete
@@ -698,11 +704,13 @@ class DiceReader:
             return "cocked"
         return None
 
-    def _doubt_touching_dice(self, frame, dice: list[tuple], roll: bool = False) -> list[DieReading]:
+    def _doubt_touching_dice(self, frame, dice: list[tuple], roll: bool = False,
+                             first_look: tuple = ()) -> list[DieReading]:
         """The readings of `dice` (as `read` finds them), each die given a value that touches another looked at in
         its quarter turns and doubted if it may be leaning (see TOUCHING), unless the leaning network finds it and
         every die it touches flat; in a `roll` of a known set, also when the network finds it ROLL_LEANING, and from
-        ROLL_LEANING_SHARE of "unreadable" in a turn rather than LEANING_SHARE. In a roll, a touching die left
+        ROLL_LEANING_SHARE of "unreadable" in a turn rather than LEANING_SHARE; the turns are taken by the
+        `first_look` classifiers (see _first_look). In a roll, a touching die left
         unread as "occluded" that the network finds ROLL_LEANING is called cocked: the table then says why to re-roll
         it (the test film rolls-1's yellow die leaning on the red one, which both classifiers together take for a
         die they cannot read, where the first alone had found it too little like a die: _leaning_near_misses)."""
@@ -713,7 +721,7 @@ class DiceReader:
         flat = {k for k, probability in leaning.items() if probability < FLAT_LEANING}
         touching = [k for k, reading in enumerate(readings)
                     if reading.value is not None and near[k] and not {k, *near[k]} <= flat]
-        in_turns = self._in_all_turns(frame, [dice[k][0] for k in touching], [dice[k][1] for k in touching])
+        in_turns = self._in_all_turns(frame, [dice[k][0] for k in touching], [dice[k][1] for k in touching], first_look)
         doubted = list(readings)
         for k in asked:
             if roll and readings[k].problem == "occluded" and leaning[k] >= ROLL_LEANING:
