@@ -12,7 +12,7 @@ class FakeClassifier:
     def __init__(self, best, peak):
         self.best, self.peak, self.crops = best, peak, 0
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=()):
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), tone=None):
         self.crops += len(candidates) * len(turns)
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, c in enumerate(candidates):
@@ -75,7 +75,7 @@ class TurnedClassifier:
     def __init__(self, sure, turned_sure):
         self.sure, self.turned_sure = sure, turned_sure
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=()):
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), tone=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, turn in enumerate(turns):
             probs[:, index, 4] = self.sure if turn == 0 else self.turned_sure
@@ -110,7 +110,7 @@ class TwoClassifiers:
         self.reader, self.sure, self.second_sure = reader, sure, second_sure
         self.second_crops = 0
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=()):
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), tone=None):
         networks = networks or (self.reader.classifier,)
         second = self.reader.second_classifier in networks
         self.second_crops += len(candidates) * len(turns) if second else 0
@@ -127,8 +127,49 @@ def test_the_last_look_at_an_unsure_die_is_the_two_classifiers_together(reader, 
     reading = read_one(reader, monkeypatch, classifiers)
     assert (reading.value == 4) == read
     # Without a calibration the two take the first look together; the second is asked again, in every turn, only
-    # about a die still unsure after the first's other looks.
-    assert classifiers.second_crops == 1 + (0 if sure >= R.VALUE_CONFIDENCE else R.TURNED_VIEWS)
+    # about a die still unsure after the first's other looks, and in every turn darkened about one still unread.
+    last_looks = 0 if sure >= R.VALUE_CONFIDENCE else 1 if read else 2
+    assert classifiers.second_crops == 1 + last_looks * R.TURNED_VIEWS
+
+
+class PaleTopClassifier:
+    """A four, `darkened_sure` in crops darkened by `tone`, 0.6 in crops as they are (unread in its turns)."""
+
+    def __init__(self, darkened_sure):
+        self.darkened_sure, self.tones = darkened_sure, []
+
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), tone=None):
+        self.tones.append(tone)
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        probs[:, :, 4] = 0.6 if tone is None else self.darkened_sure
+        probs[:, :, R.UNREADABLE] = 1.0 - probs[:, :, 4]
+        return probs
+
+
+@pytest.mark.parametrize("darkened_sure, read", [(0.9, True), (R.TURNED_CONFIDENCE - 0.03, False)])
+def test_a_die_read_in_its_turns_darkened_takes_that_look_when_sure_enough(reader, monkeypatch, darkened_sure, read):
+    classifier = PaleTopClassifier(darkened_sure)
+    reading = read_one(reader, monkeypatch, classifier)
+    assert (reading.value == 4) == read
+    assert sum(tone is R.DARKENED for tone in classifier.tones) == 1  # the last look only
+
+
+def test_a_die_pale_with_the_lamp_mirrored_in_it_is_read_darkened():
+    """bench/tracker.py's film 108 (synth.rolls.varied_film), its first roll: the red die's top is pink with the
+    lamp's light, its one white pip faint. Its turns as they are leave it unread; darkened, it reads 1."""
+    from synth.render import render
+    from synth.rolls import varied_film
+    from vision.readings import QWIXX_ROLL
+
+    scene = next(scene for t, scene in varied_film(108).shots if t >= 2.5)
+    frame, truth = render(scene)
+    assert ("red", 1, None) in [(d.colour, d.value, d.problem) for d in truth.dice]
+    reader = R.DiceReader()
+    red = [r for r in reader.read(frame, dice_set=QWIXX_ROLL) if r.colour == "red"]
+    assert [(r.value, r.problem) for r in red] == [(1, None)]
+    reader.classify = lambda *args, tone=None, **kwargs: R.DiceReader.classify(reader, *args, **kwargs)
+    red = [r for r in reader.read(frame, dice_set=QWIXX_ROLL) if r.colour == "red"]
+    assert [(r.value, r.problem) for r in red] == [(None, "occluded")]
 
 
 def test_with_a_calibration_the_first_classifier_alone_takes_the_first_look(reader, monkeypatch):
@@ -161,7 +202,7 @@ def test_a_die_far_from_readable_is_not_looked_at_in_its_turns(reader, monkeypat
 @pytest.mark.parametrize("die_probability, reported", [(0.7, False), (0.85, True)])
 def test_a_thing_is_reported_as_a_die_only_when_the_classifier_is_sure_enough_it_is_one(
         reader, monkeypatch, die_probability, reported):
-    def classifier(frame, candidates, turns=range(R.VIEWS), networks=()):
+    def classifier(frame, candidates, turns=range(R.VIEWS), networks=(), tone=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         probs[:, :, R.NOT_A_DIE] = 1.0 - die_probability
         probs[:, :, 4] = die_probability  # surely a four, if a die at all
