@@ -56,7 +56,7 @@ def test_the_reader_reports_the_die_not_its_pip(monkeypatch):
         np.array([PIP.x, DIE.x]), np.array([PIP.y, DIE.y]), np.array([PIP.extent, DIE.extent]),
         np.array([PIP.score, DIE.score])))
 
-    def classify(frame, candidates, turns=range(R.VIEWS), networks=(), tone=None):
+    def classify(frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, candidate in enumerate(candidates):
             probs[index, :, 5 if candidate.extent > 100 else 1] = 1.0
@@ -121,7 +121,7 @@ def test_the_reader_reports_two_dice_not_the_die_they_seem_to_make_together(monk
     first, second = Candidate(382.0, 246.0, 34.0, 0.8), Candidate(404.0, 310.0, 37.0, 0.6)
     monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([pair, first, second], []))
 
-    def classify(frame, candidates, turns=range(R.VIEWS), networks=(), tone=None):
+    def classify(frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, candidate in enumerate(candidates):
             probs[index, :, {pair: 2, first: 1, second: 3}[candidate]] = 1.0

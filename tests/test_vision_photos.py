@@ -69,7 +69,7 @@ def test_what_only_the_full_resolution_search_finds_is_reported_only_with_a_valu
     monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([candidate], []))
     monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
 
-    def unsure_die(frame, candidates, turns=range(vision.reader.VIEWS), networks=(), tone=None):
+    def unsure_die(frame, candidates, turns=range(vision.reader.VIEWS), networks=(), recolour=None):
         probs = np.zeros((len(candidates), len(turns), vision.reader.CLASS_COUNT))
         probs[..., 3] = probs[..., 4] = 0.5  # a die, three or four
         return probs

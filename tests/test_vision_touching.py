@@ -41,7 +41,7 @@ class TiltedInOneTurn:
     def __init__(self, tilted):
         self.tilted = tilted
 
-    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), tone=None):
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
         for index, turn in enumerate(turns):
             tilted = self.tilted if turn == 1 else 0.0
@@ -86,7 +86,7 @@ def test_the_turns_of_touching_dice_are_taken_by_the_classifiers_of_their_first_
     turns_taken_by = []
 
     class Recording(TiltedInOneTurn):
-        def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), tone=None):
+        def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
             if turns.start == R.VIEWS:
                 turns_taken_by.append(networks)
             return super().__call__(frame, candidates, turns, networks)
@@ -143,7 +143,7 @@ def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(m
                   R.Candidate(220.0, 100.0, 30.0, 0.4)]
     die_probability = {100.0: 0.99, 132.0: R.NEAR_MISS + 0.05, 220.0: R.NEAR_MISS + 0.05}
 
-    def classify(frame, found, turns=range(R.VIEWS), networks=(), tone=None):
+    def classify(frame, found, turns=range(R.VIEWS), networks=(), recolour=None):
         probs = np.zeros((len(found), len(turns), R.CLASS_COUNT))
         for index, candidate in enumerate(found):
             probs[index, :, R.NOT_A_DIE] = 1.0 - die_probability[candidate.x]
@@ -169,7 +169,7 @@ def test_in_a_roll_an_unreadable_die_touching_another_that_leans_is_called_cocke
     reader = R.DiceReader()
     sure_four, unsure = R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(132.0, 100.0, 30.0, 0.9)
 
-    def classify(frame, found, turns=range(R.VIEWS), networks=(), tone=None):
+    def classify(frame, found, turns=range(R.VIEWS), networks=(), recolour=None):
         probs = np.zeros((len(found), len(turns), R.CLASS_COUNT))
         for index, candidate in enumerate(found):
             probs[index, :, 4] = 0.99 if candidate is sure_four else 0.4
@@ -202,7 +202,7 @@ def test_in_a_roll_short_of_a_die_hidden_peaks_are_looked_at(monkeypatch, hidden
     on_first, beside_it, on_second = (R.Candidate(x, 100.0, 30.0, score) for x, score in
                                       ((100.0, 0.9), (104.0, 0.6), (132.0, 0.6)))
 
-    def classify(frame, found, turns=range(R.VIEWS), networks=(), tone=None):
+    def classify(frame, found, turns=range(R.VIEWS), networks=(), recolour=None):
         probs = np.zeros((len(found), len(turns), R.CLASS_COUNT))
         for index, candidate in enumerate(found):
             on_a_die = min(abs(candidate.x - 100.0), abs(candidate.x - 132.0)) <= 4.0
