@@ -135,8 +135,8 @@ def test_the_last_look_at_an_unsure_die_is_the_two_classifiers_together(reader, 
 
 
 class RecolouringClassifier:
-    """A four, 0.6 sure in crops as they are (unread in its turns), `darkened_sure` in darkened crops and `as_white_sure`
-    in crops seen as a white die."""
+    """A four, 0.6 sure in crops as they are (unread in its turns), `darkened_sure` in darkened crops and
+    `as_white_sure` in crops seen as a white die."""
 
     def __init__(self, darkened_sure, as_white_sure):
         self.sure = {None: 0.6, R._darkened: darkened_sure, R._as_a_white_die: as_white_sure}

@@ -57,11 +57,6 @@ CALIBRATED_DISTANCE = 25.0
 # Qwixx rolls of the training scenes (faces at the true boxes), margin 2 named 288 rolls right, 3 wrong
 # and flagged 35; margin 0 named 302 right and 24 wrong; the rules alone 186 right, none wrong.
 SHORTFALL_SCALE = 10.0
-# A face's chroma falls short of a colour's from at least ACHROMATIC_CHROMA: blue's least chroma (12, for a pale blue
-# die under a cool lamp) left a white face costing 1.4 named blue, so that with glare-whitened tops filling the set no
-# naming beat the next by SET_MARGIN and a roll kept its blue die named white (bench/tracker.py's film 102). Of
-# bench/vision.py's 200 generated scenes as rolls, 1,037 dice read rather than 1,033, 7 wrong rather than 11 (four blue
-# dice named white); with a die cocked, bench/table.py and the rendered films the same (scripts outside the repository).
 LIGHT_PIPS_ON_WHITE = 8.0
 SET_MARGIN = 2.0
 # With a calibration, a face costs its distance (Delta E) from the colour learned, in SET_DISTANCEs, squared. By hue,
@@ -204,7 +199,12 @@ def _hue_cost(face: Face, name: str, gain: float) -> float:
     hue = math.degrees(math.atan2(b, a)) % 360
     half = (last - first) / 2
     off_hue = abs((hue - (first + half) + 180) % 360 - 180) / half
-    # A dull face's hue is noise: weigh it by the chroma, and let the shortfall speak instead.
+    # A dull face's hue is noise: weigh it by the chroma, and let the shortfall speak instead. The shortfall counts
+    # from at least ACHROMATIC_CHROMA: from blue's least chroma (12, for a pale blue die under a cool lamp) a white face
+    # cost 1.4 named blue, so that with glare-whitened tops filling the set no naming beat the next by SET_MARGIN and
+    # a roll kept its blue die named white (bench/tracker.py's film 102). bench/vision.py's 200 generated scenes as
+    # rolls: 1,037 dice read rather than 1,033, 7 wrong rather than 11 (four blue dice named white); with a die
+    # cocked, bench/table.py and the rendered films the same (scripts outside the repository).
     return (off_hue ** 2 * min(1.0, chroma / least_chroma)
             + (max(0.0, max(least_chroma, ACHROMATIC_CHROMA) - chroma) / SHORTFALL_SCALE) ** 2
             + (max(0.0, least_lightness - lightness) / SHORTFALL_SCALE) ** 2)

@@ -271,15 +271,15 @@ TURNED_CONFIDENCE = 0.78
 # 88 rolls of 100 rather than 87 named together, calibrated 91 as before, none wrong. 2% more time per 1280x720 frame,
 # 11% at 640x480, where more dice are small enough to stay unread (medians; scripts outside the repository).
 DARKENING = (np.linspace(0.0, 1.0, 256) ** 2 * 255).round().astype(np.uint8)
-# Last, a die still unread is seen as a white die (_as_a_white_die): each pixel grey by its distance (CIELAB, times AS_WHITE_GAIN) from
-# the colour the crop's middle shows, light where alike, so that pips of any colour on a body of any colour stand dark
-# on light, as a white die's do. Red pips on a black or blue die differ from it in hue far more than in lightness,
-# and the classifier, which sees lightness most, leaves them unread. A look the classifier has never been trained
-# on must be AS_WHITE_CONFIDENCE sure. Against the reader without it: the dev validation and tune parts 914 dice of
-# 1,113 read rather than 911 (three dice with red pips), 17 wrong either way (at TURNED_CONFIDENCE 917 and 19);
+# Last, a die still unread is seen as a white die (_as_a_white_die): each pixel grey by its distance (CIELAB, times
+# AS_WHITE_GAIN) from the colour the crop's middle shows, light where alike, so that pips of any colour on a body of any
+# colour stand dark on light, as a white die's do. Red pips on a black or blue die differ from it in hue far more than
+# in lightness, and the classifier, which sees lightness most, leaves them unread. A look the classifier has never been
+# trained on must be AS_WHITE_CONFIDENCE sure. Against the reader without it: the dev validation and tune parts 914 dice
+# of 1,113 read rather than 911 (three dice with red pips), 17 wrong either way (at TURNED_CONFIDENCE 917 and 19);
 # bench/vision.py's 200 generated scenes as rolls 1,045 rather than 1,037, 7 wrong either way, with a die cocked 485
-# rather than 483 (32 wrong, cocked dice given a value 23 of 100, either way); the rendered films 100-102 and 106-110
-# 22 rolls of 32 rather than 21, none wrong; bench/table.py uncalibrated, named together, 89 rolls of 100 rather than 88,
+# rather than 483 (32 wrong, cocked dice given a value 23 of 100, either way); the rendered films 100-102 and 106-110 22
+# rolls of 32 rather than 21, none wrong; bench/table.py uncalibrated, named together, 89 rolls of 100 rather than 88,
 # calibrated 91 as before, none wrong (uncalibrated one die at a time, not the tracker's way, a cocked die's roll more
 # announced: 2 of 100). 3% more time per 1280x720 frame, 2% at 640x480 (medians; scripts outside the repository).
 AS_WHITE_GAIN = 3.0
