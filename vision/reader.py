@@ -17,12 +17,13 @@ How it works, and why:
    where the top face lies and how large it is, and the classifier's surer look of the two is kept; each
    reading's outline and colour are taken where that network places the die. A die the classifier is still
    unsure of is looked at again at other sizes, from beside its centre, then in every quarter turn by it
-   and by another classifier (models/second-classifier.onnx); without a calibration the two together take
-   the first look at every candidate (DiceReader._first_look). A value is reported only when the networks,
-   averaged over the views, are sure of it; otherwise the value is None and the reading says why. A die
-   touching another may lean on it: it must be surer, unless a third network (models/leaning.onnx), which
-   sees more round it, finds it lying flat; in a roll of the Qwixx dice, a die that network finds leaning
-   is not read.
+   and by another classifier (models/second-classifier.onnx), and if still unread recoloured: darkened (a
+   lamp mirrored in a top pales it), then as a white die (pips of any colour dark on light); without a
+   calibration the two classifiers together take the first look at every candidate (DiceReader._first_look).
+   A value is reported only when the networks, averaged over the views, are sure of it; otherwise the value
+   is None and the reading says why. A die touching another may lean on it: it must be surer, unless a third
+   network (models/leaning.onnx), which sees more round it, finds it lying flat; in a roll of the Qwixx dice,
+   a die that network finds leaning is not read.
 3. Name the colour from robust statistics of the die's face in CIELAB (classical, see vision/colour.py),
    or by the nearest calibrated colour when a calibration is given.
 The networks are trained by vision/training/train.py (the leaning one by vision/training/leaning.py, the
