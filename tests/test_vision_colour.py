@@ -46,6 +46,13 @@ def test_a_dark_face_tinted_warm_is_black_until_it_shows_a_brown_die_s_colour(hu
     assert name_colour(face) == expected
 
 
+@pytest.mark.parametrize("hue, chroma, expected", [(165, 13.0, "other"), (165, 5.0, "black"), (285, 10.0, "black")])
+def test_a_dark_face_tinted_teal_is_a_teal_die_not_a_black_one(hue, chroma, expected):
+    # No lamp tints a black die green-blue; a cool lamp tints it blue. Light pips, as on both dice.
+    face = Face((22.0, chroma * math.cos(math.radians(hue)), chroma * math.sin(math.radians(hue))), 35.0)
+    assert name_colour(face) == expected
+
+
 def test_the_face_is_measured_without_its_pips():
     face = measure_face(bgr_face((20, 210, 245), (30, 30, 30)), 50, 50, 60)
     expected = to_lab(np.array([[20, 210, 245]], np.uint8))[0]

@@ -40,6 +40,11 @@ PURPLE_CHROMA = 6.0
 ACHROMATIC_CHROMA = 16.0
 WARM_HUES = (16, 68)
 WARM_ACHROMATIC_CHROMA = 18.0
+# A black die takes the lamp's tint: warm, or blue under a cool lamp. A dark face tinted green to cyan is a teal or
+# dark green die (the dev photos' colour-labelled teal dice measure hue 162-174, chroma 12-14, where their black
+# dice measure hue 0-67, or chroma under 2).
+TEAL_HUES = (120, 220)
+TEAL_CHROMA = 8.0
 # A pale yellow face this light is a white die under a warm lamp.
 WARM_WHITE_LIGHTNESS = 60.0
 # White dice are light: a face this dark with dark pips is grey, brown or gold: "other".
@@ -169,7 +174,8 @@ def name_colour(face: Face, calibration=None, gain: float = 1.0) -> str:
     achromatic = WARM_ACHROMATIC_CHROMA if WARM_HUES[0] <= hue < WARM_HUES[1] else ACHROMATIC_CHROMA
     if chroma < achromatic or warm_white:
         if face.pip_contrast > 0 or (face.pip_contrast == 0 and lightness < DARKEST_WHITE):
-            return "black"
+            teal = TEAL_HUES[0] <= hue < TEAL_HUES[1] and chroma >= TEAL_CHROMA
+            return "other" if teal else "black"
         return "white" if lightness >= DARKEST_WHITE else "other"
     return "other"
 
