@@ -108,15 +108,18 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
 
 def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None):
     """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given,
-    seeds 0..count-1, rendered once: again only when the generator now describes the scene differently."""
+    seeds 0..count-1, rendered once: again only when the generator now describes the scene differently or its code
+    (which draws the frame and tells the truth) has changed."""
+    import synth
     from synth import CONDITIONS, random_scene, render
 
     cache.mkdir(parents=True, exist_ok=True)
+    code = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(Path(synth.__file__).parent.glob("*.py"))))
     scenes = []
     for seed in range(count):
         stem = cache / f"{condition + '-' if condition else ''}{size[0]}x{size[1]}-{seed:05d}"
         scene = random_scene(seed, size=size, **CONDITIONS.get(condition, {}))
-        described = hashlib.sha1(repr(scene).encode()).hexdigest()
+        described = hashlib.sha1(repr(scene).encode() + code.digest()).hexdigest()
         record = stem.with_suffix(".json")
         stored = json.loads(record.read_text()) if record.exists() else {}
         if stored.get("scene") != described:

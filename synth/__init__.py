@@ -18,8 +18,9 @@ Truth: `dice` (one DieTruth per scene die, in order), `clutter` (ClutterTruth: k
 shows), `tray` (the tray floor's corners, pixels, or None), `to_json()`. A DieTruth has colour, value (the top
 face; None when cocked), center and corners (of the top face, pixels, clockwise in the image), problem (why a
 reader may rightly decline it: "cocked", "edge" when the frame cuts it, "occluded" when over a tenth of its top
-face is hidden, "blurred", "small" below 12 px), visible_fraction, top_visible_fraction, size_px, tilt_deg,
-blur_px; `to_reading()` is what a perfect reader would say.
+face is hidden or its pips do not stand out from it in the frame (glare, darkness), "blurred", "small" below
+12 px), visible_fraction, top_visible_fraction, size_px, tilt_deg, blur_px, pip_contrast; `to_reading()` is what a
+perfect reader would say.
 
 The scene is a plain frozen value (Scene: Camera, Light, Table with an optional Tray, dice, clutter, Effects),
 so a film is made by changing it frame by frame with dataclasses.replace:

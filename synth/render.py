@@ -22,8 +22,8 @@ from synth.scene import COCKED_TILT_DEG, Scene
 from synth.sensor import develop, line_kernel
 from synth.solids import solid_for, tray_walls
 from synth.table import pad_corners, table_albedo, table_gloss, tray_floor_corners
-from synth.truth import (BLUR_DEFOCUS_SHARE, BLUR_MOTION_SHARE, SMALL_DIE_PX, TOP_FACE_VISIBLE, ClutterTruth,
-                         DieTruth, Truth)
+from synth.truth import (BLUR_DEFOCUS_SHARE, BLUR_MOTION_SHARE, FACE_PIXEL, PIP_PERCENTILE, PIP_PIXEL,
+                         PIPS_SEEN_DELTA_E, SMALL_DIE_PX, TOP_FACE_VISIBLE, ClutterTruth, DieTruth, Truth)
 
 SAMPLES_ACROSS_DIE = 40
 MAX_SUPERSAMPLING = 4
@@ -42,6 +42,7 @@ class Layer:
     objects: list[int]  # indices into the scene's things (dice first, then clutter)
     coverage: list[np.ndarray]  # per object: its share of each pixel, after the layer's own occlusion
     top_coverage: list[np.ndarray]  # per die: the same for its top face
+    top_pip_coverage: list[np.ndarray]  # per die: the same for the pips on its top face
     full_area: list[float] = field(default_factory=list)  # per object: pixels it covers when nothing hides it
     full_top_area: list[float] = field(default_factory=list)
 
@@ -172,6 +173,7 @@ def _render_layer(solids: list[Solid], objects: list[int], box, samples_per_px: 
     else:
         pixel_of = np.arange(count)
     colour = np.zeros((count, 3), np.float32)
+    in_pip = np.zeros(count, bool)
     for k, solid in enumerate(solids):
         mine = np.nonzero(owner == k)[0]
         if not len(mine):
@@ -185,6 +187,8 @@ def _render_layer(solids: list[Solid], objects: list[int], box, samples_per_px: 
         lit = soft_shadow(lifted, [c for c in casters if c is not solid], room.light)[share]
         ao = ambient_occlusion(points[first], normals[first], casters, above_table=True)[share]
         hollow = np.ones(len(points), bool) if surface.cavity is None else surface.cavity > 0
+        if k in top_normals:
+            in_pip[mine] = hollow
         if solid.self_shadow_mm and hollow.any():
             own = soft_shadow(points[hollow] + normals[hollow] * 0.03, [solid], room.light, own=solid)
             lit[hollow] = np.minimum(lit[hollow], own)
@@ -196,15 +200,17 @@ def _render_layer(solids: list[Solid], objects: list[int], box, samples_per_px: 
 
     samples_per_pixel = (samples_per_px ** 2) if samples_per_px >= 1 else 1 / round(1 / samples_per_px) ** 2
     layer = Layer(box[0], box[1], pixels(colour), pixels((owner >= 0).astype(np.float32)), pixels(depth, "min"),
-                  list(objects), [], [])
+                  list(objects), [], [], [])
     for k in range(len(solids)):
         layer.coverage.append(pixels((owner == k).astype(np.float32)))
         layer.full_area.append(float(alone_hits[k].sum()) / samples_per_pixel)
         if k in top_normals:
             layer.top_coverage.append(pixels(((owner == k) & alone_top[k]).astype(np.float32)))
+            layer.top_pip_coverage.append(pixels(((owner == k) & alone_top[k] & in_pip).astype(np.float32)))
             layer.full_top_area.append(float(alone_top[k].sum()) / samples_per_pixel)
         else:
             layer.top_coverage.append(None)
+            layer.top_pip_coverage.append(None)
             layer.full_top_area.append(0.0)
     return layer
 
@@ -440,7 +446,9 @@ def _light_and_truth(scene: Scene) -> tuple[np.ndarray, Truth]:
         table_part = radiance[uy0:uy1, ux0:ux1]
         radiance[uy0:uy1, ux0:ux1] = front_colour + (1 - front_alpha[..., None]) * table_part
     radiance.setflags(write=False)
-    return radiance, _truth(scene, things, layers, geometry)
+    truth = _truth(scene, things, layers, geometry)
+    noiseless = develop(radiance, scene.light, replace(scene.effects, noise=0.0, jpeg_quality=None))
+    return radiance, _with_pips_seen(truth, noiseless, layers)
 
 
 def _visible(layer: Layer, map_: np.ndarray, layers: list[Layer], width: int, height: int) -> float:
@@ -458,6 +466,42 @@ def _visible(layer: Layer, map_: np.ndarray, layers: list[Layer], width: int, he
         in_front = other.depth[theirs] < layer.depth[mine]
         seen[mine] *= 1 - other.alpha[theirs] * in_front
     return float(seen.sum())
+
+
+def _with_pips_seen(truth: Truth, image: np.ndarray, layers: list[Layer]) -> Truth:
+    """The truth with each die's pip contrast as the camera shows it, and a readable die whose pips do not stand out
+    from its top (glare or darkness) marked "occluded": no reader could tell its value."""
+    seen = {index: (layer, k) for layer in layers for k, index in enumerate(layer.objects)}
+    dice = list(truth.dice)
+    for index, die in enumerate(dice):
+        if index not in seen:
+            continue
+        layer, k = seen[index]
+        contrast = _pip_contrast(image, layer, layer.top_coverage[k], layer.top_pip_coverage[k])
+        if contrast is None:
+            continue
+        hidden = die.problem is None and contrast < PIPS_SEEN_DELTA_E
+        dice[index] = replace(die, pip_contrast=contrast, problem="occluded" if hidden else die.problem)
+    return replace(truth, dice=tuple(dice))
+
+
+def _pip_contrast(image: np.ndarray, layer: Layer, top: np.ndarray, pips: np.ndarray) -> float | None:
+    """How far (CIELAB) the pixels that show pips stand from the median colour of those that show only the top face
+    round them, in the frame as the camera records it: the PIP_PERCENTILE of their distances, since a small pip's
+    blurred edge pixels hardly differ from the face; None when too few pixels show either."""
+    x0, y0, x1, y1 = layer.box
+    height, width = image.shape[:2]
+    cx0, cy0, cx1, cy1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+    if cx0 >= cx1 or cy0 >= cy1:
+        return None
+    part = (slice(cy0 - y0, cy1 - y0), slice(cx0 - x0, cx1 - x0))
+    on_pips = pips[part] >= PIP_PIXEL
+    on_face = (top[part] - pips[part]) >= FACE_PIXEL
+    if on_pips.sum() < 2 or on_face.sum() < 4:
+        return None
+    lab = cv2.cvtColor(image[cy0:cy1, cx0:cx1].astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    distances = np.linalg.norm(lab[on_pips] - np.median(lab[on_face], axis=0), axis=1)
+    return float(np.percentile(distances, PIP_PERCENTILE))
 
 
 def _truth(scene: Scene, things, layers: list[Layer], geometry: list[DieGeometry]) -> Truth:

@@ -12,6 +12,7 @@ from synth import (CONDITIONS, COCKED_TILT_DEG, Camera, Clutter, Die, Effects, L
 from synth.dice import FACE_NORMALS, LOOKS, PIP_LAYOUT, DieShape
 from synth.generate import clearance
 from synth.solids import solid_for
+from synth.truth import PIPS_SEEN_DELTA_E
 from vision import DieReading
 
 CLEAN = Effects(noise=0, jpeg_quality=None, vignetting=0, sharpen=0)
@@ -177,6 +178,19 @@ def test_a_hand_over_a_die_occludes_it():
     (reading,) = truth.dice
     assert reading.problem == "occluded" and reading.visible_fraction < 0.5
     assert [c.kind for c in truth.clutter] == ["hand"]
+
+
+def test_a_die_whose_pips_do_not_stand_out_from_its_top_is_unreadable():
+    # A lamp mirrored in their tops washes three coloured dice of this scene white, pips and all; the white dice keep
+    # their dark pips. Under a lamp to one side, a die's pips stand out far above the bound.
+    _, truth = render(random_scene(73, size=(1280, 720)))
+    washed = [d for d in truth.in_frame() if d.colour in ("red", "yellow", "blue")]
+    assert all(d.problem == "occluded" and d.top_visible_fraction > 0.99 for d in washed)
+    assert all(d.pip_contrast < PIPS_SEEN_DELTA_E and d.to_reading().value is None for d in washed)
+    white = [d for d in truth.in_frame() if d.colour == "white"]
+    assert all(d.problem is None and d.pip_contrast > 5 * PIPS_SEEN_DELTA_E for d in white)
+    (die,) = render(clean_scene([Die.resting("blue", 0, 0, 5)], die_px=30))[1].dice
+    assert die.problem is None and die.pip_contrast > 5 * PIPS_SEEN_DELTA_E
 
 
 def test_a_moving_die_is_smeared_along_its_motion():
