@@ -9,7 +9,8 @@ on: the honest figure), "tune" (never trained on; the reader's thresholds were s
 training), "duplicate" (repeats of validation or tune photos, used for nothing) and "colour-labelled"
 (labels.json, never trained on, colours scored too).
 Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx dice, every condition
-drawn at random; training uses other seeds), rendered once into --cache. random_scene never leans a die
+drawn at random; training uses other seeds), at 1280x720 or --size (the same scenes at another resolution),
+rendered once into --cache. random_scene never leans a die
 against another by itself, so --cocked scores scenes of its own where one die rests cocked (ruling 9: it
 must be re-rolled), and says how many of those dice were given a value: the roll a table would most
 likely see announced wrong. Read as rolls, it also counts the rolls whose colours come out as the full Qwixx set
@@ -178,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generated", type=int, default=200, help="generated scenes to score (0: none)")
     parser.add_argument("--cocked", type=int, default=100, help="generated scenes with a cocked die to score (0: none)")
     parser.add_argument("--speed", type=int, default=20, help="generated frames to time at each size (0: skip)")
+    parser.add_argument("--size", type=str, default="1280x720",
+                        help="WIDTHxHEIGHT of the generated scenes scored (the same scenes, seen at that resolution)")
     parser.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "bench-scenes",
                         help="where rendered scenes are kept between runs")
     parser.add_argument("--models", type=Path, help="folder of detector.onnx, classifier.onnx, "
@@ -186,16 +189,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="score only these parts of the dev photos (default: all)")
     parser.add_argument("--errors", type=Path, help="write the images with mistakes to this JSON-lines file")
     args = parser.parse_args(argv)
+    size = tuple(int(v) for v in args.size.split("x"))
     cv2.setNumThreads(1)
     reader = DiceReader(args.models) if args.models else DiceReader()
     photos = [p for p in photos_from(args.target) if not args.part or p.part in args.part]
     score_photos(reader, photos, args.errors)
     if args.generated:
-        scenes = generated_scenes(args.generated, (1280, 720), args.cache)
+        scenes = generated_scenes(args.generated, size, args.cache)
         score_generated(reader, scenes, "generated Qwixx scenes (colour and value)")
         score_generated(reader, scenes, "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
     if args.cocked:
-        scenes = generated_scenes(args.cocked, (1280, 720), args.cache, "cocked")
+        scenes = generated_scenes(args.cocked, size, args.cache, "cocked")
         score_generated(reader, scenes, "generated Qwixx scenes with one die cocked (colour and value)")
         score_generated(reader, scenes, "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
     if args.speed:
