@@ -4,7 +4,9 @@ A `Film` is a timeline of scenes at a frame rate, built step by step (`hold`, `t
 `hand_over`), and the rolls a tracker should report (`RollTruth`). Rendering is separate:
 `frames(film, render)` renders each distinct scene once and holds it for as many frames as the film
 says, optionally with fresh sensor noise in each frame as a camera would give. `score` compares a
-tracker's events with the truth; `perfect_readings` is what a perfect reader would say of a scene.
+tracker's events with the truth; `perfect_readings` is what a perfect reader would say of a scene;
+`seen_as_recorded(film, render)` is the truth as the frames show it (a die whose pips do not show is for no reader
+to read, so its roll must be sent back).
 
 The motion is made up, not simulated: each die flies in from one side along a decelerating path,
 bouncing lower and lower and spinning about a random axis, and its spin runs out exactly at its
@@ -36,7 +38,8 @@ class RollTruth:
 
     last_motion: float  # seconds: the first frame with every die at rest
     dice: tuple[tuple[str, int | None], ...]  # (colour, value) of each die in play; None: cocked
-    event: str  # "roll-settled", or "problem" when a die rests cocked
+    event: str  # "roll-settled", or "problem" when a die rests cocked or its pips cannot be seen
+    hidden: tuple[str, ...] = ()  # colours of the flat dice whose pips do not show in the frame (seen_as_recorded)
 
     @property
     def white(self) -> tuple[int, int]:
@@ -52,11 +55,12 @@ class RollTruth:
 
     def to_json(self) -> dict:
         return {"last_motion": round(self.last_motion, 3), "event": self.event,
-                "dice": [[c, v] for c, v in self.dice]}
+                "dice": [[c, v] for c, v in self.dice], "hidden": list(self.hidden)}
 
     @classmethod
     def from_json(cls, data: dict) -> "RollTruth":
-        return cls(float(data["last_motion"]), tuple((c, v) for c, v in data["dice"]), data["event"])
+        return cls(float(data["last_motion"]), tuple((c, v) for c, v in data["dice"]), data["event"],
+                   tuple(data.get("hidden", ())))
 
 
 @dataclass
@@ -294,13 +298,33 @@ def score(events, rolls: list[RollTruth], window: float = 2.0) -> Score:
         right = event.event == truth.event and (
             (event.white == truth.white and event.colours == truth.colours)
             if truth.event == "roll-settled"
-            else {p.colour for p in event.problems if p.kind == "cocked"} == {c for c, v in truth.dice if v is None}
+            else _problems_right(event, truth)
         )
         result.correct += right
         result.wrong += not right
         result.announced_wrong += not right and event.event == "roll-settled"
     result.extra = len(answers) - len(used)
     return result
+
+
+def _problems_right(event, truth: RollTruth) -> bool:
+    """Whether a problem event sends back the roll's cocked dice as cocked, and its dice whose pips do not show
+    (whatever it takes them for), and calls no other die cocked."""
+    hidden = set(truth.hidden)
+    cocked = {p.colour for p in event.problems if p.kind == "cocked"} - hidden
+    return cocked == {c for c, v in truth.dice if v is None} and hidden <= {p.colour for p in event.problems}
+
+
+def seen_as_recorded(film: Film, render: Callable[[Scene], tuple]) -> list[RollTruth]:
+    """The film's rolls as its frames show them (`render`: synth.render): a roll with a flat die whose pips do not
+    stand out from its top in the frame of its last motion (synth's truth calls it "occluded") is a problem too,
+    since no reader could tell that die's value."""
+    rolls = []
+    for roll in film.rolls:
+        scene = next(scene for t, scene in film.shots if t >= roll.last_motion - 1e-6)
+        hidden = tuple(d.colour for d in render(scene)[1].in_frame() if d.problem == "occluded")
+        rolls.append(replace(roll, hidden=hidden, event="problem") if hidden else roll)
+    return rolls
 
 
 def varied_film(seed: int, width: int = 960, height: int = 540, fps: float = 15.0) -> Film:
