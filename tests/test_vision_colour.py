@@ -53,6 +53,18 @@ def test_a_dark_face_tinted_teal_is_a_teal_die_not_a_black_one(hue, chroma, expe
     assert name_colour(face) == expected
 
 
+def test_a_marbled_face_is_another_die_than_a_plain_one_of_its_hue():
+    # Swirls of a greyer blue through a blue face with red pips, as on the dev photos' marbled dice (Qwixx dice are
+    # one colour).
+    plain = bgr_face((190, 80, 20), (60, 60, 230))
+    marbled = plain.copy()
+    rows = np.arange(100)[:, None] + 8 * np.sin(np.arange(100)[None, :] / 5)
+    swirl = (np.sin(rows / 3) > 0)[20:80, 20:80]
+    marbled[20:80, 20:80][swirl] = (160, 110, 40)
+    assert name_colour(measure_face(marbled, 50, 50, 60)) == "other"
+    assert name_colour(measure_face(plain, 50, 50, 60)) == "blue"
+
+
 def test_the_face_is_measured_without_its_pips():
     face = measure_face(bgr_face((20, 210, 245), (30, 30, 30)), 50, 50, 60)
     expected = to_lab(np.array([[20, 210, 245]], np.uint8))[0]

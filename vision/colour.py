@@ -45,6 +45,13 @@ WARM_ACHROMATIC_CHROMA = 18.0
 # dice measure hue 0-67, or chroma under 2).
 TEAL_HUES = (120, 220)
 TEAL_CHROMA = 8.0
+# Qwixx dice are one colour: a face whose colour wanders over its body (the mean CIELAB a*b* distance of its pixels
+# from their median, against its chroma) MARBLED or more is a marbled die, "other". Between MARBLED_LIGHTNESS only: in
+# the dark, noise scatters a plain face's colour as much, and glare bleaches part of it. The dev photos'
+# colour-labelled marbled blue dice measure 0.39-0.61 at lightness 26-73, where their plain coloured dice measure at
+# most 0.32; of bench/vision.py's 200 generated scenes (plain dice only) 2 dice of 1,131 reach it at such lightness.
+MARBLED = 0.38
+MARBLED_LIGHTNESS = (25.0, 75.0)
 # A pale yellow face this light is a white die under a warm lamp.
 WARM_WHITE_LIGHTNESS = 60.0
 # White dice are light: a face this dark with dark pips is grey, brown or gold: "other".
@@ -84,6 +91,7 @@ class Face:
     lab: tuple[float, float, float]  # the face colour without its pips
     pip_contrast: float  # L* of the pips minus L* of the face; 0 when no pips were seen
     rim: tuple[float, float, float] | None = None  # the colour the face's rounded border shows most (measure_rim)
+    marbling: float = 0.0  # how far the face's colour wanders over its body, against its chroma (MARBLED)
 
 
 def measure_face(frame: np.ndarray, x: float, y: float, extent: float) -> Face:
@@ -103,13 +111,15 @@ def measure_face(frame: np.ndarray, x: float, y: float, extent: float) -> Face:
     body = lab[bright == body_is_bright]
     pips = lab[bright != body_is_bright]
     face = np.median(body, axis=0)
+    wander = float(np.mean(np.hypot(body[:, 1] - face[1], body[:, 2] - face[2])))
     contrast = 0.0
     # Pips are small dark (or light) spots: only a clear, minority second class counts as pips.
     if 0.02 * len(lab) <= len(pips) <= 0.45 * len(lab):
         difference = float(np.median(pips[:, 0]) - face[0])
         if abs(difference) > 12:
             contrast = difference
-    return Face((float(face[0]), float(face[1]), float(face[2])), contrast)
+    return Face((float(face[0]), float(face[1]), float(face[2])), contrast,
+                marbling=wander / max(float(math.hypot(face[1], face[2])), 1.0))
 
 
 def measure_rim(frame: np.ndarray, center: tuple[float, float],
@@ -167,7 +177,8 @@ def name_colour(face: Face, calibration=None, gain: float = 1.0) -> str:
     hue = math.degrees(math.atan2(b, a)) % 360
     for name, first, last, least_chroma, least_lightness in QWIXX_HUES:
         if first <= hue < last and chroma >= least_chroma and lightness >= least_lightness:
-            return name
+            marbled = face.marbling >= MARBLED and MARBLED_LIGHTNESS[0] <= lightness <= MARBLED_LIGHTNESS[1]
+            return "other" if marbled else name
     if PURPLE_HUES[0] <= hue < PURPLE_HUES[1] and chroma >= PURPLE_CHROMA:
         return "other"
     warm_white = 68 <= hue < 110 and lightness >= WARM_WHITE_LIGHTNESS and face.pip_contrast <= 0
