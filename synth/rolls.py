@@ -54,8 +54,8 @@ class RollTruth:
         return tuple(dict.fromkeys(c for c, _ in self.dice if c != "white"))
 
     def to_json(self) -> dict:
-        return {"last_motion": round(self.last_motion, 3), "event": self.event,
-                "dice": [[c, v] for c, v in self.dice], "hidden": list(self.hidden)}
+        out = {"last_motion": round(self.last_motion, 3), "event": self.event, "dice": [[c, v] for c, v in self.dice]}
+        return out | {"hidden": list(self.hidden)} if self.hidden else out
 
     @classmethod
     def from_json(cls, data: dict) -> "RollTruth":

@@ -15,7 +15,7 @@ import pytest
 import camera
 from synth import render
 from synth.demo import film_script
-from synth.rolls import load_truth, perfect_readings, score, seen_as_recorded, track
+from synth.rolls import RollTruth, load_truth, perfect_readings, score, seen_as_recorded, track
 from vision import DieReading, read_dice
 from vision.tracker import Problem, RollEvent, RollTracker
 
@@ -120,6 +120,7 @@ def test_a_roll_with_a_die_whose_pips_do_not_show_must_be_sent_back():
     assert [r.event for r in as_recorded] == ["roll-settled", "problem", "problem", "roll-settled"]
     assert [r.event for r in script] == ["roll-settled", "roll-settled", "problem", "roll-settled"]
     washed = as_recorded[1]
+    assert RollTruth.from_json(washed.to_json()).hidden == ("yellow",) and "hidden" not in as_recorded[0].to_json()
     t = washed.last_motion + 0.4
 
     def sent_back(*problems):

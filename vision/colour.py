@@ -46,11 +46,13 @@ WARM_ACHROMATIC_CHROMA = 18.0
 TEAL_HUES = (120, 220)
 TEAL_CHROMA = 8.0
 # Qwixx dice are one colour: a face whose colour wanders over its body (the mean CIELAB a*b* distance of its pixels
-# from their median, against its chroma) MARBLED or more is a marbled die, "other". Between MARBLED_LIGHTNESS only: in
-# the dark, noise scatters a plain face's colour as much, and glare bleaches part of it. The dev photos'
-# colour-labelled marbled blue dice measure 0.39-0.61 at lightness 26-73, where their plain coloured dice measure at
-# most 0.32; of bench/vision.py's 200 generated scenes (plain dice only) 2 dice of 1,131 reach it at such lightness.
+# from their median, against its chroma) MARBLED or more is a marbled die, "other". Only in good light (light_gain at
+# most MARBLED_GAIN) and between MARBLED_LIGHTNESS: in a dim frame or a dark face, noise scatters a plain face's colour
+# as much, and glare bleaches part of it. The dev photos' colour-labelled marbled blue dice measure 0.39-0.61 at
+# lightness 26-73 (gain 1.06-1.08), where their plain coloured dice measure at most 0.32; of bench/vision.py's 200
+# generated scenes (plain dice only) no die of 1,131 reaches it so (4 with no bound on the gain, 2 of them at 25-75).
 MARBLED = 0.38
+MARBLED_GAIN = 1.3
 MARBLED_LIGHTNESS = (25.0, 75.0)
 # A pale yellow face this light is a white die under a warm lamp.
 WARM_WHITE_LIGHTNESS = 60.0
@@ -177,7 +179,8 @@ def name_colour(face: Face, calibration=None, gain: float = 1.0) -> str:
     hue = math.degrees(math.atan2(b, a)) % 360
     for name, first, last, least_chroma, least_lightness in QWIXX_HUES:
         if first <= hue < last and chroma >= least_chroma and lightness >= least_lightness:
-            marbled = face.marbling >= MARBLED and MARBLED_LIGHTNESS[0] <= lightness <= MARBLED_LIGHTNESS[1]
+            marbled = (face.marbling >= MARBLED and gain <= MARBLED_GAIN
+                       and MARBLED_LIGHTNESS[0] <= lightness <= MARBLED_LIGHTNESS[1])
             return "other" if marbled else name
     if PURPLE_HUES[0] <= hue < PURPLE_HUES[1] and chroma >= PURPLE_CHROMA:
         return "other"
