@@ -63,6 +63,9 @@ def test_a_marbled_face_is_another_die_than_a_plain_one_of_its_hue():
     marbled[20:80, 20:80][swirl] = (160, 110, 40)
     assert name_colour(measure_face(marbled, 50, 50, 60)) == "other"
     assert name_colour(measure_face(plain, 50, 50, 60)) == "blue"
+    # In a dim frame noise scatters a plain face's colour as much: there such a face is named by its hue.
+    wandering = Face((40.0, 5.0, -40.0), 30.0, marbling=0.5)
+    assert name_colour(wandering) == "other" and name_colour(wandering, gain=1.5) == "blue"
 
 
 def test_the_face_is_measured_without_its_pips():
