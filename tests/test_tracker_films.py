@@ -51,7 +51,8 @@ def truth_for(kind: str, name: str) -> tuple:
 
 def run(kind, name, frames=None, truth=None, **kwargs):
     tracker = RollTracker(read_dice=reader(kind, name), **kwargs)
-    events, _ = track(tracker, film(name)[0] if frames is None else frames, truth_for(kind, name) if truth is None else truth)
+    frames = film(name)[0] if frames is None else frames
+    events, _ = track(tracker, frames, truth_for(kind, name) if truth is None else truth)
     return tracker, events
 
 

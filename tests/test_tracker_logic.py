@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision import DieReading
-from vision.tracker import RollEvent, RollTracker
+from vision.tracker import Problem, RollEvent, RollTracker
 
 FPS = 20
 SIZE = (640, 360)
@@ -142,6 +142,15 @@ def test_a_cocked_die_is_a_problem_and_its_reroll_completes_the_roll():
     assert [(p.colour, p.kind) for p in problem] == [("green", "cocked")]
     assert "green" in problem[0].describe()
     assert events[3].colours == {"red": 3, "yellow": 4, "green": 2, "blue": 6}
+
+
+def test_an_unreadable_die_is_described_in_words_the_table_understands():
+    washed = Problem("blue", "unreadable", (10.0, 20.0), "occluded")
+    assert washed.describe() == ("Cannot read the blue die: its top is hidden, or too bright or too dark to show its "
+                                 "pips. Re-roll it.")
+    assert Problem("white", "unreadable", (1.0, 2.0)).describe() == "Cannot read a white die. Re-roll it."
+    flickering = Problem("red", "unreadable", (1.0, 2.0), "its reading changes from frame to frame")
+    assert flickering.describe() == "Cannot read the red die: its reading changes from frame to frame. Re-roll it."
 
 
 def test_a_closed_colours_die_left_on_the_table_is_ignored():

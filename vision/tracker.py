@@ -36,6 +36,13 @@ log = logging.getLogger(__name__)
 STATES = ("waiting", "moving", "settled")
 EVENTS = ("roll-started", "roll-settled", "problem")
 PROBLEM_KINDS = ("cocked", "off-tray", "missing", "unreadable", "extra")
+# The reader's reasons for an unreadable die (vision.readings.PROBLEMS), as the table is told them.
+REASONS_IN_WORDS = {
+    "occluded": "its top is hidden, or too bright or too dark to show its pips",
+    "blurred": "it looks blurred",
+    "small": "it looks too small",
+    "edge": "the picture cuts it off",
+}
 COLOURED = tuple(c for c in QWIXX_COLOURS if c != "white")
 
 ReadDice = Callable[..., Sequence[DieReading]]
@@ -65,7 +72,9 @@ class Problem:
             "cocked": f"Re-roll {die}: it seems to rest tilted.",
             "off-tray": f"Re-roll {die}: it is off the tray.",
             "missing": f"Cannot find {die}: roll it onto the tray.",
-            "unreadable": f"Cannot read {die}" + (f" ({self.reason})" if self.reason else "") + ": re-roll it.",
+            "unreadable": f"Cannot read {die}"
+                          + (f": {REASONS_IN_WORDS.get(self.reason, self.reason)}" if self.reason else "")
+                          + ". Re-roll it.",
             "extra": f"One {self.colour} die too many: take the extra off the tray.",
         }[self.kind]
 
@@ -295,7 +304,8 @@ class RollTracker:
             elif reading.value is None:
                 problems.append(Problem(reading.colour, "unreadable", reading.center, reading.problem))
             elif any(reading is d for d in flickering):
-                problems.append(Problem(reading.colour, "unreadable", reading.center, "changes from frame to frame"))
+                problems.append(Problem(reading.colour, "unreadable", reading.center,
+                                        "its reading changes from frame to frame"))
             elif self._frame_calibration is not None and not self._frame_calibration.in_play_area(reading.center):
                 problems.append(Problem(reading.colour, "off-tray", reading.center))
         for colour in ("white",) + self._colours_in_play:
