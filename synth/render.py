@@ -446,9 +446,8 @@ def _light_and_truth(scene: Scene) -> tuple[np.ndarray, Truth]:
         table_part = radiance[uy0:uy1, ux0:ux1]
         radiance[uy0:uy1, ux0:ux1] = front_colour + (1 - front_alpha[..., None]) * table_part
     radiance.setflags(write=False)
-    truth = _truth(scene, things, layers, geometry)
     noiseless = develop(radiance, scene.light, replace(scene.effects, noise=0.0, jpeg_quality=None))
-    return radiance, _with_pips_seen(truth, noiseless, layers)
+    return radiance, _truth(scene, things, layers, geometry, noiseless)
 
 
 def _visible(layer: Layer, map_: np.ndarray, layers: list[Layer], width: int, height: int) -> float:
@@ -466,23 +465,6 @@ def _visible(layer: Layer, map_: np.ndarray, layers: list[Layer], width: int, he
         in_front = other.depth[theirs] < layer.depth[mine]
         seen[mine] *= 1 - other.alpha[theirs] * in_front
     return float(seen.sum())
-
-
-def _with_pips_seen(truth: Truth, image: np.ndarray, layers: list[Layer]) -> Truth:
-    """The truth with each die's pip contrast as the camera shows it, and a readable die whose pips do not stand out
-    from its top (glare or darkness) marked "occluded": no reader could tell its value."""
-    seen = {index: (layer, k) for layer in layers for k, index in enumerate(layer.objects)}
-    dice = list(truth.dice)
-    for index, die in enumerate(dice):
-        if index not in seen:
-            continue
-        layer, k = seen[index]
-        contrast = _pip_contrast(image, layer, layer.top_coverage[k], layer.top_pip_coverage[k])
-        if contrast is None:
-            continue
-        hidden = die.problem is None and contrast < PIPS_SEEN_DELTA_E
-        dice[index] = replace(die, pip_contrast=contrast, problem="occluded" if hidden else die.problem)
-    return replace(truth, dice=tuple(dice))
 
 
 def _pip_contrast(image: np.ndarray, layer: Layer, top: np.ndarray, pips: np.ndarray) -> float | None:
@@ -504,7 +486,9 @@ def _pip_contrast(image: np.ndarray, layer: Layer, top: np.ndarray, pips: np.nda
     return float(np.percentile(distances, PIP_PERCENTILE))
 
 
-def _truth(scene: Scene, things, layers: list[Layer], geometry: list[DieGeometry]) -> Truth:
+def _truth(scene: Scene, things, layers: list[Layer], geometry: list[DieGeometry], image: np.ndarray) -> Truth:
+    """The truth about the scene; `image` is its frame as the camera records it without noise, in which a readable
+    die whose pips do not stand out from its top (glare or darkness) is "occluded": no reader could tell its value."""
     camera, effects = scene.camera, scene.effects
     width, height = camera.width, camera.height
     seen = {}
@@ -516,6 +500,7 @@ def _truth(scene: Scene, things, layers: list[Layer], geometry: list[DieGeometry
         g = geometry[index]
         visible = top_visible = 0.0
         in_frame_share = 0.0
+        pip_contrast = None
         if index in seen:
             layer, k = seen[index]
             full, full_top = layer.full_area[k], layer.full_top_area[k]
@@ -525,6 +510,7 @@ def _truth(scene: Scene, things, layers: list[Layer], geometry: list[DieGeometry
                 in_frame_share = inside / max(float(layer.coverage[k].sum()), 1e-9)
             if full_top > 0:
                 top_visible = _visible(layer, layer.top_coverage[k], layers, width, height) / full_top
+            pip_contrast = _pip_contrast(image, layer, layer.top_coverage[k], layer.top_pip_coverage[k])
         blur_px = math.hypot(*g.blur) + math.hypot(*effects.shake_px)
         cocked = g.tilt_deg > COCKED_TILT_DEG
         if cocked:
@@ -537,6 +523,8 @@ def _truth(scene: Scene, things, layers: list[Layer], geometry: list[DieGeometry
             problem = "blurred"
         elif g.size_px < SMALL_DIE_PX:
             problem = "small"
+        elif pip_contrast is not None and pip_contrast < PIPS_SEEN_DELTA_E:
+            problem = "occluded"
         else:
             problem = None
         dice.append(DieTruth(
@@ -550,6 +538,7 @@ def _truth(scene: Scene, things, layers: list[Layer], geometry: list[DieGeometry
             size_px=g.size_px,
             tilt_deg=g.tilt_deg,
             blur_px=blur_px,
+            pip_contrast=pip_contrast,
         ))
     clutter = []
     for index, thing in enumerate(scene.clutter, start=len(scene.dice)):
