@@ -1,0 +1,32 @@
+"""The detector's pyramid: each level, however many halvings and resizes made it, maps back onto the frame where the
+frame shows what the level shows (a die placed half a pixel off on a low level is a pixel or more off in the frame)."""
+import cv2
+import numpy as np
+import pytest
+
+from vision.reader import _pyramid
+
+
+def spot(width: int, height: int, x: float, y: float, sigma: float = 9.0) -> np.ndarray:
+    """A grey frame with a bright Gaussian spot centred on (x, y)."""
+    xs, ys = np.meshgrid(np.arange(width), np.arange(height))
+    bright = 60 + 180 * np.exp(-((xs - x) ** 2 + (ys - y) ** 2) / (2 * sigma**2))
+    return cv2.merge([bright.round().astype(np.uint8)] * 3)
+
+
+def centroid(level: np.ndarray) -> tuple[float, float]:
+    weight = level[..., 0].astype(np.float64) - 60
+    weight[weight < 0] = 0
+    ys, xs = np.indices(weight.shape)
+    return float((xs * weight).sum() / weight.sum()), float((ys * weight).sum() / weight.sum())
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1001, 667), (640, 640)])
+def test_every_level_maps_back_onto_the_spot_it_shows(width, height):
+    x, y = 0.43 * width + 0.3, 0.57 * height + 0.8
+    scales = [0.47, 0.47 / 2.8, 0.47 / 2.8**2]
+    for level, (ax, bx, ay, by) in _pyramid(spot(width, height, x, y), scales):
+        cx, cy = centroid(level)
+        # A quarter of a frame pixel, or a tenth of a level pixel on a level too small to place the spot closer.
+        assert abs(cx * ax + bx - x) < max(0.25, 0.1 * ax), (level.shape, cx * ax + bx, x)
+        assert abs(cy * ay + by - y) < max(0.25, 0.1 * ay), (level.shape, cy * ay + by, y)
