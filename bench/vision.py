@@ -7,7 +7,9 @@ DIR_OR_LABELS is a label file (values.json / labels.json format) or a folder hol
 are reported per part (vision/training/devset.py): "validation" (a fixed fifth never trained on or tuned
 on: the honest figure), "tune" (never trained on; the reader's thresholds were set on it), "train" (seen in
 training), "duplicate" (repeats of validation or tune photos, used for nothing) and "colour-labelled"
-(labels.json, never trained on, colours scored too).
+(labels.json, never trained on, colours scored too). Each part also says how many of its missed dice were read
+just beside their box, and with what value (vision.scoring.read_beside): on an oblique photo a die read by its side
+face is missed and a false die by the scoring rules, yet most likely a wrong value.
 Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx dice, every condition
 drawn at random; training uses other seeds), at 1280x720 or --size (the same scenes at another resolution),
 rendered once into --cache. random_scene never leans a die
@@ -36,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vision.reader import DiceReader  # noqa: E402
 from vision.readings import QWIXX_ROLL  # noqa: E402
-from vision.scoring import TruthDie, cocked_given_a_value, full_set_named_wrong, score  # noqa: E402
+from vision.scoring import TruthDie, cocked_given_a_value, full_set_named_wrong, read_beside, score  # noqa: E402
 from vision.training import devset  # noqa: E402
 
 
@@ -57,7 +59,7 @@ def photos_from(target: Path) -> list[devset.LabelledPhoto]:
     return devset.mark_duplicates(photos)
 
 
-def report(title: str, counts: Counter, images: int, fully_correct: int) -> None:
+def report(title: str, counts: Counter, images: int, fully_correct: int, beside: Counter | None = None) -> None:
     dice = sum(counts[k] for k in ("correct", "confident-wrong", "unreadable", "missed"))
     if not dice:
         return
@@ -72,12 +74,17 @@ def report(title: str, counts: Counter, images: int, fully_correct: int) -> None
     print(f"  missed           {share('missed')}")
     print(f"  false dice       {counts['false']:5d}")
     print(f"  images fully correct {fully_correct}/{images} ({100 * fully_correct / max(images, 1):.1f}%)")
+    if beside:
+        print(f"  of the dice missed, read just beside their box (vision.scoring.read_beside): {beside['other value']} "
+              f"with another value (most likely read wrong), {beside['same value']} with theirs, "
+              f"{beside['no value']} unread")
 
 
 def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
     totals: dict[str, Counter] = defaultdict(Counter)
     images: Counter = Counter()
     perfect: Counter = Counter()
+    beside: dict[str, Counter] = defaultdict(Counter)
     mistakes = []
     for photo in photos:
         image = cv2.imread(str(photo.path))
@@ -88,6 +95,7 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
         truth = [TruthDie(d.value, d.bbox, d.colour) for d in photo.dice]
         counts = score(truth, readings)
         totals[photo.part] += counts
+        beside[photo.part] += read_beside(truth, readings)
         images[photo.part] += 1
         clean = counts["correct"] == len(truth) and counts["false"] == 0
         perfect[photo.part] += clean
@@ -101,7 +109,7 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
               "colour-labelled": "dev labels.json (colours and values; never trained on)"}
     for part, title in titles.items():
         if part in totals:
-            report(title, totals[part], images[part], perfect[part])
+            report(title, totals[part], images[part], perfect[part], beside[part])
     if errors_to:
         errors_to.write_text("\n".join(json.dumps(m) for m in mistakes) + "\n")
         print(f"  images with mistakes listed in {errors_to}")

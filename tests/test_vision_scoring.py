@@ -1,6 +1,6 @@
 """The benchmark's scoring rules (../shared/dice-photos/README.md)."""
 from vision import DieReading
-from vision.scoring import TruthDie, cocked_given_a_value, full_set_named_wrong, outcomes, score
+from vision.scoring import TruthDie, cocked_given_a_value, full_set_named_wrong, outcomes, read_beside, score
 
 
 def reading(x, y, value, colour="white"):
@@ -57,3 +57,19 @@ def test_a_roll_named_as_the_full_set_with_a_colour_wrong_is_told_apart():
     assert not full_set_named_wrong(truth, [reading(10, 10, 4, "white"), reading(50, 10, 2, "red")], roll)
     # Two whites are not the set: the table asks rather than announces.
     assert not full_set_named_wrong(truth, [reading(10, 10, 4, "white"), reading(50, 10, 2, "white")], roll)
+
+
+def test_a_die_read_beside_its_box_is_counted_by_the_value_given():
+    # Boxes of top faces only, as on an oblique photo: the readings lie on the side faces below them.
+    truth = [TruthDie(4, (0, 0, 20, 10)), TruthDie(2, (100, 0, 120, 10)), TruthDie(6, (200, 0, 220, 10)),
+             TruthDie(5, (300, 0, 320, 10))]
+    readings = [reading(10, 14, 1), reading(110, 15, 2), reading(210, 16, None), reading(310, 40, 3)]
+    counts = score(truth, readings)
+    assert counts["missed"] == 4 and counts["false"] == 4
+    # The last lies further than half a die beyond its box: another die, not this one.
+    assert read_beside(truth, readings) == {"other value": 1, "same value": 1, "no value": 1}
+
+
+def test_a_reading_matched_to_a_die_is_not_also_beside_another():
+    truth = [TruthDie(4, (0, 0, 20, 20)), TruthDie(3, (0, 25, 20, 45))]
+    assert read_beside(truth, [reading(10, 18, 4)]) == {}

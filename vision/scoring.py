@@ -50,6 +50,29 @@ def cocked_given_a_value(truth: list[TruthDie], readings: list[DieReading]) -> t
     return cocked.count("confident-wrong"), len(cocked)
 
 
+def read_beside(truth: list[TruthDie], readings: list[DieReading]) -> Counter:
+    """Of the labelled dice missed, those with a reading matched to no labelled die centred just outside their box
+    (within half the die's size of it): 'other value', 'same value' or 'no value'. On an oblique photo a label's box
+    holds the top face alone, and a reading of the die centred on a side face falls beside it: missed and false by
+    the rules above, though a reading with another value there is most likely the die read wrong."""
+    matches = matched(truth, readings)
+    free = [reading for reading in readings if not any(reading is match for match in matches)]
+    beside: Counter = Counter()
+    for die, match in zip(truth, matches):
+        if match is not None or die.bbox is None or not free:
+            continue
+        x0, y0, x1, y1 = die.bbox
+        margin = max(x1 - x0, y1 - y0) / 2
+        center = ((x0 + x1) / 2, (y0 + y1) / 2)
+        near = [r for r in free if x0 - margin <= r.center[0] <= x1 + margin and y0 - margin <= r.center[1] <= y1 + margin]
+        if near:
+            reading = min(near, key=lambda r: math.dist(r.center, center))
+            free = [r for r in free if r is not reading]
+            beside["no value" if reading.value is None else "same value" if reading.value == die.value
+                   else "other value"] += 1
+    return beside
+
+
 def full_set_named_wrong(truth: list[TruthDie], readings: list[DieReading], dice_set: dict[str, int]) -> bool:
     """Whether the readings name exactly the colours of `dice_set` (one roll of a known set, as the tracker reads it)
     while a labelled die among them is named another colour: once its values are all read, a roll announced wrong."""
