@@ -7,12 +7,13 @@ DIR_OR_LABELS is a label file (values.json / labels.json format) or a folder hol
 are reported per part (vision/training/devset.py): "validation" (a fixed fifth never trained on or tuned
 on: the honest figure), "tune" (never trained on; the reader's thresholds were set on it), "train" (seen in
 training), "duplicate" (repeats of validation or tune photos, used for nothing) and "colour-labelled"
-(labels.json, never trained on, colours scored too). Each part also says how many of its missed dice were read
-just beside their box, and with what value (vision.scoring.read_beside): on an oblique photo a die read by its side
-face is missed and a false die by the scoring rules, yet most likely a wrong value.
+(labels.json, never trained on, colours scored too). Each part, and each generated set, also says how many of its
+missed dice were read just beside their box, and with what value (vision.scoring.read_beside): on an oblique view a
+die read by its side face is missed and a false die by the scoring rules, yet most likely a wrong value.
 Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx dice, every condition
 drawn at random; training uses other seeds), at 1280x720 or --size (the same scenes at another resolution),
-rendered once into --cache. random_scene never leans a die
+rendered once into --cache; --tilt sets their camera's lean from vertical (steeper than the reader's 30 degrees,
+it shows what it makes of side faces). random_scene never leans a die
 against another by itself, so --cocked scores scenes of its own where one die rests cocked (ruling 9: it
 must be re-rolled), and says how many of those dice were given a value: the roll a table would most
 likely see announced wrong. Read as rolls, it also counts the rolls whose colours come out as the full Qwixx set
@@ -115,9 +116,10 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
         print(f"  images with mistakes listed in {errors_to}")
 
 
-def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None):
-    """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given,
-    seeds 0..count-1, rendered once: again only when the generator now describes the scene differently or its code
+def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None,
+                     tilt: float | None = None):
+    """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given, the
+    camera `tilt` degrees from vertical if given, seeds 0..count-1, rendered once: again only when the generator now describes the scene differently or its code
     (which draws the frame and tells the truth) has changed."""
     import synth
     from synth import CONDITIONS, random_scene, render
@@ -126,8 +128,10 @@ def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: 
     code = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(Path(synth.__file__).parent.glob("*.py"))))
     scenes = []
     for seed in range(count):
-        stem = cache / f"{condition + '-' if condition else ''}{size[0]}x{size[1]}-{seed:05d}"
-        scene = random_scene(seed, size=size, **CONDITIONS.get(condition, {}))
+        stem = cache / (f"{condition + '-' if condition else ''}{'' if tilt is None else f'tilt{tilt:g}-'}"
+                        f"{size[0]}x{size[1]}-{seed:05d}")
+        drawn = CONDITIONS.get(condition, {}) | ({} if tilt is None else {"tilt_deg": tilt})
+        scene = random_scene(seed, size=size, **drawn)
         described = hashlib.sha1(repr(scene).encode() + code.digest()).hexdigest()
         record = stem.with_suffix(".json")
         stored = json.loads(record.read_text()) if record.exists() else {}
@@ -148,6 +152,7 @@ def _box(corners) -> tuple[float, float, float, float]:
 
 def score_generated(reader: DiceReader, scenes, title: str, dice_set=None) -> None:
     totals: Counter = Counter()
+    beside: Counter = Counter()
     perfect = 0
     cocked = cocked_read = 0
     named_wrong = []  # rolls named as the full set with a colour wrong: whether every value was read too
@@ -155,12 +160,13 @@ def score_generated(reader: DiceReader, scenes, title: str, dice_set=None) -> No
         readings = reader.read(frame, dice_set=dice_set)
         counts = score(truth, readings)
         totals += counts
+        beside += read_beside(truth, readings)
         perfect += counts["correct"] == len(truth) and counts["false"] == 0
         given, resting_cocked = cocked_given_a_value(truth, readings)
         cocked_read, cocked = cocked_read + given, cocked + resting_cocked
         if dice_set is not None and full_set_named_wrong(truth, readings, dice_set):
             named_wrong.append(all(r.value is not None for r in readings))
-    report(title, totals, len(scenes), perfect)
+    report(title, totals, len(scenes), perfect, beside)
     if cocked:
         print(f"  cocked dice given a value {cocked_read} of {cocked} ({100 * cocked_read / cocked:.1f}%)")
     if dice_set is not None:
@@ -189,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed", type=int, default=20, help="generated frames to time at each size (0: skip)")
     parser.add_argument("--size", type=str, default="1280x720",
                         help="WIDTHxHEIGHT of the generated scenes scored (the same scenes, seen at that resolution)")
+    parser.add_argument("--tilt", type=float, help="the generated scenes' camera this many degrees from vertical "
+                        "(default: drawn at random up to 30, the reader's range); steeper shows side faces more")
     parser.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "bench-scenes",
                         help="where rendered scenes are kept between runs")
     parser.add_argument("--models", type=Path, help="folder of detector.onnx, classifier.onnx, "
@@ -203,11 +211,11 @@ def main(argv: list[str] | None = None) -> int:
     photos = [p for p in photos_from(args.target) if not args.part or p.part in args.part]
     score_photos(reader, photos, args.errors)
     if args.generated:
-        scenes = generated_scenes(args.generated, size, args.cache)
+        scenes = generated_scenes(args.generated, size, args.cache, tilt=args.tilt)
         score_generated(reader, scenes, "generated Qwixx scenes (colour and value)")
         score_generated(reader, scenes, "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
     if args.cocked:
-        scenes = generated_scenes(args.cocked, size, args.cache, "cocked")
+        scenes = generated_scenes(args.cocked, size, args.cache, "cocked", args.tilt)
         score_generated(reader, scenes, "generated Qwixx scenes with one die cocked (colour and value)")
         score_generated(reader, scenes, "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
     if args.speed:

@@ -22,3 +22,12 @@ def test_generated_scenes_come_from_the_cache_until_the_generator_describes_them
     record.write_text(json.dumps({**stored, "scene": "described by an older generator", "dice": []}))
     [(again, truth_again)] = generated_scenes(1, (640, 480), tmp_path)
     assert truth_again == truth and np.array_equal(again, frame)
+
+
+def test_a_tilted_camera_s_scenes_are_drawn_and_cached_apart(tmp_path):
+    generated_scenes = runpy.run_path(str(BENCH))["generated_scenes"]
+    [(upright, _)] = generated_scenes(1, (640, 480), tmp_path, tilt=0)
+    [(tilted, _)] = generated_scenes(1, (640, 480), tmp_path, tilt=55)
+    assert not np.array_equal(tilted, upright)
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == ["tilt0-640x480-00000.png", "tilt55-640x480-00000.png"]
+
