@@ -12,8 +12,8 @@ missed dice were read just beside their box, and with what value (vision.scoring
 die read by its side face is missed and a false die by the scoring rules, yet most likely a wrong value.
 Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx dice, every condition
 drawn at random; training uses other seeds), at 1280x720 or --size (the same scenes at another resolution),
-rendered once into --cache; --tilt sets their camera's lean from vertical (steeper than the reader's 30 degrees,
-it shows what it makes of side faces). random_scene never leans a die
+rendered once into --cache; --tilt sets their camera's lean from vertical, lowered to keep the dice TILTED_DIE_PX
+across (steeper than the reader's 30 degrees, it shows what it makes of side faces). random_scene never leans a die
 against another by itself, so --cocked scores scenes of its own where one die rests cocked (ruling 9: it
 must be re-rolled), and says how many of those dice were given a value: the roll a table would most
 likely see announced wrong. Read as rolls, it also counts the rolls whose colours come out as the full Qwixx set
@@ -116,6 +116,12 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
         print(f"  images with mistakes listed in {errors_to}")
 
 
+# --tilt keeps the dice this many pixels across (a die at the frame's centre, as seen straight down): the median of
+# the default generated scenes' dice. At the same height a leaning camera sees dice smaller (by the square of the
+# cosine of its lean), which is another matter than their sides.
+TILTED_DIE_PX = 22.0
+
+
 def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None,
                      tilt: float | None = None):
     """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given, the
@@ -130,7 +136,7 @@ def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: 
     for seed in range(count):
         stem = cache / (f"{condition + '-' if condition else ''}{'' if tilt is None else f'tilt{tilt:g}-'}"
                         f"{size[0]}x{size[1]}-{seed:05d}")
-        drawn = CONDITIONS.get(condition, {}) | ({} if tilt is None else {"tilt_deg": tilt})
+        drawn = CONDITIONS.get(condition, {}) | ({} if tilt is None else {"tilt_deg": tilt, "die_px": TILTED_DIE_PX})
         scene = random_scene(seed, size=size, **drawn)
         described = hashlib.sha1(repr(scene).encode() + code.digest()).hexdigest()
         record = stem.with_suffix(".json")
@@ -195,8 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--speed", type=int, default=20, help="generated frames to time at each size (0: skip)")
     parser.add_argument("--size", type=str, default="1280x720",
                         help="WIDTHxHEIGHT of the generated scenes scored (the same scenes, seen at that resolution)")
-    parser.add_argument("--tilt", type=float, help="the generated scenes' camera this many degrees from vertical "
-                        "(default: drawn at random up to 30, the reader's range); steeper shows side faces more")
+    parser.add_argument("--tilt", type=float, help="the generated scenes' camera this many degrees from vertical, "
+                        f"lowered to keep the dice {TILTED_DIE_PX:g} pixels across (default: drawn at random up to 30, "
+                        "the reader's range, at a height drawn at random); steeper shows side faces more")
     parser.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "bench-scenes",
                         help="where rendered scenes are kept between runs")
     parser.add_argument("--models", type=Path, help="folder of detector.onnx, classifier.onnx, "
