@@ -12,12 +12,12 @@ missed dice were read just beside their box, and with what value (vision.scoring
 die read by its side face is missed and a false die by the scoring rules, yet most likely a wrong value.
 Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx dice, every condition
 drawn at random; training uses other seeds), at 1280x720 or --size (the same scenes at another resolution),
-rendered once into --cache; --tilt sets their camera's lean from vertical, lowered to keep the dice TILTED_DIE_PX
-across (steeper than the reader's 30 degrees, it shows what it makes of side faces). random_scene never leans a die
-against another by itself, so --cocked scores scenes of its own where one die rests cocked (ruling 9: it
-must be re-rolled), and says how many of those dice were given a value: the roll a table would most
-likely see announced wrong. Read as rolls, it also counts the rolls whose colours come out as the full Qwixx set
-with a die named a colour it is not, and of those the ones with every value read: announced wrong.
+rendered once into --cache; --tilt sets their camera's lean from vertical, the camera lowered to keep the dice
+TILTED_DIE_PX pixels across (steeper than the reader's 30 degrees, it shows what it makes of side faces).
+random_scene never leans a die against another by itself, so --cocked scores scenes of its own where one die
+rests cocked (ruling 9: it must be re-rolled), and says how many of those dice were given a value: the roll a
+table would most likely see announced wrong. Read as rolls, it also counts the rolls whose colours come out as the
+full Qwixx set with a die named a colour it is not, and of those the ones with every value read: announced wrong.
 Runs on one core (cv2.setNumThreads(1)); speed is the median over generated frames with the six dice
 of the time `read` takes.
 """
@@ -124,9 +124,10 @@ TILTED_DIE_PX = 22.0
 
 def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None,
                      tilt: float | None = None):
-    """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given, the
-    camera `tilt` degrees from vertical if given, seeds 0..count-1, rendered once: again only when the generator now describes the scene differently or its code
-    (which draws the frame and tells the truth) has changed."""
+    """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given and the
+    camera `tilt` degrees from vertical if given (see TILTED_DIE_PX), seeds 0..count-1, rendered once: again only when
+    the generator now describes the scene differently or its code (which draws the frame and tells the truth) has
+    changed."""
     import synth
     from synth import CONDITIONS, random_scene, render
 

@@ -64,7 +64,8 @@ def read_beside(truth: list[TruthDie], readings: list[DieReading]) -> Counter:
         x0, y0, x1, y1 = die.bbox
         margin = max(x1 - x0, y1 - y0) / 2
         center = ((x0 + x1) / 2, (y0 + y1) / 2)
-        near = [r for r in free if x0 - margin <= r.center[0] <= x1 + margin and y0 - margin <= r.center[1] <= y1 + margin]
+        near = [r for r in free
+                if x0 - margin <= r.center[0] <= x1 + margin and y0 - margin <= r.center[1] <= y1 + margin]
         if near:
             reading = min(near, key=lambda r: math.dist(r.center, center))
             free = [r for r in free if r is not reading]
