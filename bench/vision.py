@@ -60,7 +60,7 @@ def photos_from(target: Path) -> list[devset.LabelledPhoto]:
     return devset.mark_duplicates(photos)
 
 
-def report(title: str, counts: Counter, images: int, fully_correct: int, beside: Counter | None = None) -> None:
+def report(title: str, counts: Counter, images: int, fully_correct: int, beside: Counter) -> None:
     dice = sum(counts[k] for k in ("correct", "confident-wrong", "unreadable", "missed"))
     if not dice:
         return

@@ -30,4 +30,3 @@ def test_a_tilted_camera_s_scenes_are_drawn_and_cached_apart(tmp_path):
     [(tilted, _)] = generated_scenes(1, (640, 480), tmp_path, tilt=55)
     assert not np.array_equal(tilted, upright)
     assert sorted(p.name for p in tmp_path.glob("*.png")) == ["tilt0-640x480-00000.png", "tilt55-640x480-00000.png"]
-
