@@ -55,9 +55,15 @@ def read_beside(truth: list[TruthDie], readings: list[DieReading]) -> Counter:
     (within half the die's size of it): 'other value', 'same value' or 'no value'. On an oblique photo a label's box
     holds the top face alone, and a reading of the die centred on a side face falls beside it: missed and false by
     the rules above, though a reading with another value there is most likely the die read wrong."""
+    return Counter("no value" if reading.value is None else "same value" if reading.value == die.value
+                   else "other value" for die, reading in readings_beside(truth, readings))
+
+
+def readings_beside(truth: list[TruthDie], readings: list[DieReading]) -> list[tuple[TruthDie, DieReading]]:
+    """Each labelled die missed with the reading read_beside finds beside its box, the nearest first taken."""
     matches = matched(truth, readings)
     free = [reading for reading in readings if not any(reading is match for match in matches)]
-    beside: Counter = Counter()
+    pairs = []
     for die, match in zip(truth, matches):
         if match is not None or die.bbox is None or not free:
             continue
@@ -69,9 +75,8 @@ def read_beside(truth: list[TruthDie], readings: list[DieReading]) -> Counter:
         if near:
             reading = min(near, key=lambda r: math.dist(r.center, center))
             free = [r for r in free if r is not reading]
-            beside["no value" if reading.value is None else "same value" if reading.value == die.value
-                   else "other value"] += 1
-    return beside
+            pairs.append((die, reading))
+    return pairs
 
 
 def full_set_named_wrong(truth: list[TruthDie], readings: list[DieReading], dice_set: dict[str, int]) -> bool:
