@@ -207,8 +207,8 @@ def main(argv: list[str] | None = None) -> int:
                         "the reader's range, at a height drawn at random); steeper shows side faces more")
     parser.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "bench-scenes",
                         help="where rendered scenes are kept between runs")
-    parser.add_argument("--models", type=Path, help="folder of detector.onnx, classifier.onnx, "
-                        "second-classifier.onnx, leaning.onnx and centring.onnx to measure instead of the reader's own")
+    parser.add_argument("--models", type=Path, help="folder of detector.onnx, classifier.onnx, second-classifier.onnx, "
+                        "leaning.onnx, centring.onnx and side-face.onnx to measure instead of the reader's own")
     parser.add_argument("--part", action="append", choices=["validation", "tune", "train", "duplicate", "colour-labelled"],
                         help="score only these parts of the dev photos (default: all)")
     parser.add_argument("--errors", type=Path, help="write the images with mistakes to this JSON-lines file")

@@ -25,8 +25,9 @@ class FakeClassifier:
 
 @pytest.fixture
 def reader(monkeypatch):
-    """A reader whose centring network leaves every candidate where it is (these tests are about the other looks)."""
-    reader = R.DiceReader()
+    """A reader whose centring network leaves every candidate where it is and that has no side-face network (these
+    tests are about the other looks, on frames with nothing in them)."""
+    reader = R.DiceReader(doubt_side_faces=False)
     monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
     return reader
 

@@ -5,13 +5,16 @@ import numpy as np
 
 # The classifier sees a CROP_SIZE square crop whose side is CROP_MARGIN times the die's extent; the leaning network
 # (vision/training/leaning.py) LEANING_SIZE pixels of LEANING_MARGIN times it, the centring network
-# (vision/training/centring.py) CENTRING_SIZE pixels of CENTRING_MARGIN times it.
+# (vision/training/centring.py) CENTRING_SIZE pixels of CENTRING_MARGIN times it, the side-face network
+# (vision/training/sideface.py) SIDE_FACE_SIZE pixels of SIDE_FACE_MARGIN times a reading's edge.
 CROP_SIZE = 32
 CROP_MARGIN = 1.4
 LEANING_SIZE = 48
 LEANING_MARGIN = 2.0
 CENTRING_SIZE = 32
 CENTRING_MARGIN = 2.0
+SIDE_FACE_SIZE = 40
+SIDE_FACE_MARGIN = 3.0
 # The detector's size output is log2(extent / DETECTOR_EXTENT), extents in network pixels. Each pyramid
 # level answers for the dice whose extent there lies in DETECTOR_BAND (training teaches a little more).
 DETECTOR_EXTENT = 12.0
@@ -37,3 +40,9 @@ def crop_around(frame: np.ndarray, x: float, y: float, side: float, size: int) -
         )
     interpolation = cv2.INTER_AREA if inside.shape[0] > size else cv2.INTER_LINEAR
     return cv2.resize(inside, (size, size), interpolation=interpolation)
+
+
+def side_face_crop(frame: np.ndarray, center: tuple[float, float], edge: float) -> np.ndarray:
+    """What the side-face network sees of a die read at `center` with top edges `edge` pixels long: SIDE_FACE_MARGIN
+    times the edge round it, upright as the camera took it (which way is up tells a top from a side)."""
+    return crop_around(frame, center[0], center[1], edge * SIDE_FACE_MARGIN, SIDE_FACE_SIZE)

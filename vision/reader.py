@@ -23,11 +23,14 @@ How it works, and why:
    A value is reported only when the networks, averaged over the views, are sure of it; otherwise the value
    is None and the reading says why. A die touching another may lean on it: it must be surer, unless a third
    network (models/leaning.onnx), which sees more round it, finds it lying flat; in a roll of the Qwixx dice,
-   a die that network finds leaning is not read.
+   a die that network finds leaning is not read. Seen steeply from the side, a side face can look squarer than the
+   top and be read as it: a fifth network (models/side-face.onnx), which sees three edges round the face read,
+   upright, takes those readings' values back.
 3. Name the colour from robust statistics of the die's face in CIELAB (classical, see vision/colour.py),
    or by the nearest calibrated colour when a calibration is given.
 The networks are trained by vision/training/train.py (the leaning one by vision/training/leaning.py, the
-centring one by vision/training/centring.py) and run with cv2.dnn: no large framework at run time.
+centring one by vision/training/centring.py, the side-face one by vision/training/sideface.py) and run with
+cv2.dnn: no large framework at run time.
 """
 from __future__ import annotations
 
@@ -200,6 +203,17 @@ FLAT_LEANING = 0.1
 # A cocked die given a value is a roll announced wrong, a flat roll doubted only a re-roll: 0.3.
 ROLL_LEANING = 0.3
 ROLL_LEANING_SHARE = 0.15
+# A reading the side-face network (vision/training/sideface.py) finds this likely to be of a side face loses its value.
+# Against the reader without it, bench/vision.py read as rolls: of 100 generated scenes from a camera leaning 55 degrees
+# (--tilt 55), 7 dice wrong in their box and 7 read beside it with another value rather than 13 and 74, 137 read rather
+# than 134; leaning 30, 8 and 0 rather than 9 and 1, 425 read rather than 426; the 200 default scenes 1,059 read either
+# way, none beside rather than 1; the dev photos' validation part 504 read either way, 10 wrong rather than 11, 2 beside
+# rather than 4; the tune part 410 either way, 4 beside rather than 6; bench/table.py and bench/tracker.py the same. The
+# tune part reads the same at 0.5-0.95, the validation part 500 dice (9 wrong) at 0.5 and 503 (9) at 0.8; the generated
+# scenes at 55 degrees 3 wrong and 1 beside at 0.5, for 3 read fewer. The network sees each crop and its mirror image:
+# one view alone read 2 dice fewer of the 30-degree scenes and 1 fewer of the tune part, for about half the 5 ms (a
+# twentieth of a read here, medians over 40 generated frames) the two take (scripts outside the repository).
+SIDE_FACE = 0.9
 # Below this extent a die's pips are a pixel or two: its value is never given.
 READABLE_EXTENT = 11.0
 EDGE_MARGIN = 0.15  # share of the extent that may lie outside the frame before the die counts as cut off
@@ -329,9 +343,10 @@ def check_frame(frame) -> np.ndarray:
 
 
 class DiceReader:
-    """Loads the two networks once; `read` may then be called for every frame (one thread at a time)."""
+    """Loads its networks once; `read` may then be called for every frame (one thread at a time)."""
 
-    def __init__(self, models: Path = MODELS) -> None:
+    def __init__(self, models: Path = MODELS, doubt_side_faces: bool = True) -> None:
+        """`doubt_side_faces` False reads without the side-face network (to cut its training crops)."""
         self.detector = _load(models / "detector.onnx")
         # OpenCV 5's new engine (its default) runs the classifier's batches of small crops slower than its
         # classic one, the detector's large levels faster: a tenth less time per generated 1280x720 frame on
@@ -341,6 +356,7 @@ class DiceReader:
         self.second_classifier = _load(models / "second-classifier.onnx", "ENGINE_CLASSIC")
         self.leaning = _load(models / "leaning.onnx", "ENGINE_CLASSIC")
         self.centring = _load(models / "centring.onnx", "ENGINE_CLASSIC")
+        self.side_face = _load(models / "side-face.onnx", "ENGINE_CLASSIC") if doubt_side_faces else None
         self._empty_table: tuple = (None, None)  # (the calibration's image and the size compared at, its smoothed_lab)
 
     def read(self, frame: np.ndarray, calibration=None, dice_set: Mapping[str, int] | None = None) -> list[DieReading]:
@@ -376,13 +392,13 @@ class DiceReader:
             kept += self._leaning_near_misses(frame, seen, candidates, probabilities, kept, calibration, gain,
                                               wanted - len(kept))
         readings = self._doubt_touching_dice(seen, kept, dice_set is not None, self._first_look(calibration))
-        if dice_set is None or not kept:
-            return readings
-        # Only a roll's colours, named together, weigh the rims (0.2 ms a die).
-        faces = [replace(face, rim=colour.measure_rim(frame, reading.center, reading.corners))
-                 for (*_, face), reading in zip(kept, readings)]
-        names = colour.name_as_set(faces, [reading.colour for reading in readings], dice_set, gain, calibration)
-        return [replace(reading, colour=name) for reading, name in zip(readings, names)]
+        if dice_set is not None and kept:
+            # Only a roll's colours, named together, weigh the rims (0.2 ms a die).
+            faces = [replace(face, rim=colour.measure_rim(frame, reading.center, reading.corners))
+                     for (*_, face), reading in zip(kept, readings)]
+            names = colour.name_as_set(faces, [reading.colour for reading in readings], dice_set, gain, calibration)
+            readings = [replace(reading, colour=name) for reading, name in zip(readings, names)]
+        return self._doubt_side_faces(seen, readings)
 
     # -- 1. finding dice -------------------------------------------------------------------------
 
@@ -778,6 +794,22 @@ class DiceReader:
         leaning = _softmax(self.leaning.forward())[:, 1]
         return leaning.reshape(4, len(candidates)).mean(axis=0).tolist()
 
+    def _doubt_side_faces(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
+        """The readings, those the side-face network takes for a side face read as the top without their value."""
+        read = [k for k, reading in enumerate(readings) if reading.value is not None]
+        if self.side_face is None or not read:
+            return readings
+        crops = [geometry.side_face_crop(frame, readings[k].center, readings[k].edge) for k in read]
+        mirrored = [np.ascontiguousarray(crop[:, ::-1]) for crop in crops]
+        self.side_face.setInput(cv2.dnn.blobFromImages(crops + mirrored, geometry.PIXEL_SCALE, None,
+                                                       (geometry.PIXEL_MEAN,) * 3))
+        side = _softmax(self.side_face.forward())[:, 1].reshape(2, len(read)).mean(axis=0)
+        doubted = list(readings)
+        for k, probability in zip(read, side):
+            if probability >= SIDE_FACE:
+                doubted[k] = replace(readings[k], value=None, problem="occluded", confidence=float(probability))
+        return doubted
+
 
 _default_reader: DiceReader | None = None
 _default_lock = threading.Lock()
@@ -994,7 +1026,8 @@ def _suppress_duplicates(candidates: list[Candidate], smallest: float) -> list[C
 
 
 # The module that trains each network file, for the message when one is missing.
-TRAINED_BY = {"leaning.onnx": "vision.training.leaning", "centring.onnx": "vision.training.centring"}
+TRAINED_BY = {"leaning.onnx": "vision.training.leaning", "centring.onnx": "vision.training.centring",
+              "side-face.onnx": "vision.training.sideface"}
 
 
 def _load(path: Path, engine: str = "ENGINE_AUTO"):
