@@ -146,8 +146,8 @@ def test_a_cocked_die_is_a_problem_and_its_reroll_completes_the_roll():
 
 def test_an_unreadable_die_is_described_in_words_the_table_understands():
     washed = Problem("blue", "unreadable", (10.0, 20.0), "occluded")
-    assert washed.describe() == ("Cannot read the blue die: its top is hidden, or too bright or too dark to show its "
-                                 "pips. Re-roll it.")
+    assert washed.describe() == ("Cannot read the blue die: its top is hidden or seen too much from the side, or too "
+                                 "bright or too dark to show its pips. Re-roll it.")
     assert Problem("white", "unreadable", (1.0, 2.0)).describe() == "Cannot read a white die. Re-roll it."
     flickering = Problem("red", "unreadable", (1.0, 2.0), "its reading changes from frame to frame")
     assert flickering.describe() == "Cannot read the red die: its reading changes from frame to frame. Re-roll it."

@@ -38,7 +38,7 @@ EVENTS = ("roll-started", "roll-settled", "problem")
 PROBLEM_KINDS = ("cocked", "off-tray", "missing", "unreadable", "extra")
 # The reader's reasons for an unreadable die (vision.readings.PROBLEMS), as the table is told them.
 REASONS_IN_WORDS = {
-    "occluded": "its top is hidden, or too bright or too dark to show its pips",
+    "occluded": "its top is hidden or seen too much from the side, or too bright or too dark to show its pips",
     "blurred": "it looks blurred",
     "small": "it looks too small",
     "edge": "the picture cuts it off",
