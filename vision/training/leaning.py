@@ -154,13 +154,7 @@ def _augmented(batch: np.ndarray, rng) -> np.ndarray:
 
 def _leaning(net, crops: np.ndarray) -> np.ndarray:
     """P(leaning) averaged over the four quarter turns, as the reader asks it."""
-    import torch
-
-    from vision.training.train import normalise
-
-    turns = [torch.softmax(net(normalise(np.ascontiguousarray(np.rot90(crops, k, axes=(1, 2))))), 1)[:, 1]
-             for k in range(4)]
-    return torch.stack(turns).mean(0).numpy()
+    return small.mean_probability(net, [np.rot90(crops, k, axes=(1, 2)) for k in range(4)])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -182,12 +182,7 @@ def _augmented(batch: np.ndarray, rng) -> np.ndarray:
 
 def _side_face(net, crops: np.ndarray) -> np.ndarray:
     """P(side face) averaged over the crop and its mirror image, as the reader asks it."""
-    import torch
-
-    from vision.training.train import normalise
-
-    views = [torch.softmax(net(normalise(np.ascontiguousarray(view))), 1)[:, 1] for view in (crops, crops[:, :, ::-1])]
-    return torch.stack(views).mean(0).numpy()
+    return small.mean_probability(net, [crops, crops[:, :, ::-1]])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -59,6 +59,17 @@ def fit(net, steps: int, batch_loss, report, log=print, rate: float = RATE):
     return net.eval()
 
 
+def mean_probability(net, views: list[np.ndarray]) -> np.ndarray:
+    """P(class 1) of each crop by the network (torch, in eval mode), averaged over `views`: each the batch of crops as
+    the reader shows them in one way (turned, mirrored)."""
+    import torch
+
+    from vision.training.train import normalise
+
+    return torch.stack([torch.softmax(net(normalise(np.ascontiguousarray(view))), 1)[:, 1]
+                        for view in views]).mean(0).numpy()
+
+
 def save(path: Path, **arrays: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **arrays)
