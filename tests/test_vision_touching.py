@@ -100,7 +100,7 @@ def test_the_turns_of_touching_dice_are_taken_by_the_classifiers_of_their_first_
 def read_two(monkeypatch, apart, tilted, leaning, dice_set=None, classifier=None):
     """The readings of two 30-pixel dice `apart` pixels apart that the classifier reads as fours (TiltedInOneTurn
     with `tilted`, or `classifier`) and the leaning network finds `leaning`."""
-    reader = R.DiceReader()
+    reader = R.DiceReader(doubt_side_faces=False)  # the frames hold nothing for it to look at
     candidates = [R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(100.0 + apart, 100.0, 30.0, 0.9)]
     monkeypatch.setattr(reader, "places", lambda frame, calibration=None: (candidates, []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
@@ -117,7 +117,7 @@ def test_the_leaning_network_never_finds_a_cocked_die_flat():
     """On generated scenes with a die cocked against another (the benchmark's, never trained on), the leaning
     network gives each cocked die at least FLAT_LEANING, so it never clears the reader's doubt about one; and it
     finds the flat dice touching another flat more often than not."""
-    reader = R.DiceReader()
+    reader = R.DiceReader(doubt_side_faces=False)  # the frames hold nothing for it to look at
     cocked, flat = [], []
     for seed in range(6):
         frame, truth = render(random_scene(seed, **CONDITIONS["cocked"]))
@@ -138,7 +138,7 @@ def test_the_leaning_network_never_finds_a_cocked_die_flat():
     ({"white": 3}, [132.0]),  # short of two: the near miss touching the die, not the one far from it
 ])
 def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(monkeypatch, dice_set, cocked_at):
-    reader = R.DiceReader()
+    reader = R.DiceReader(doubt_side_faces=False)  # the frames hold nothing for it to look at
     candidates = [R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(132.0, 100.0, 30.0, 0.4),
                   R.Candidate(220.0, 100.0, 30.0, 0.4)]
     die_probability = {100.0: 0.99, 132.0: R.NEAR_MISS + 0.05, 220.0: R.NEAR_MISS + 0.05}
@@ -166,7 +166,7 @@ def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(m
 ])
 def test_in_a_roll_an_unreadable_die_touching_another_that_leans_is_called_cocked(monkeypatch, dice_set, leaning,
                                                                                    problem):
-    reader = R.DiceReader()
+    reader = R.DiceReader(doubt_side_faces=False)  # the frames hold nothing for it to look at
     sure_four, unsure = R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(132.0, 100.0, 30.0, 0.9)
 
     def classify(frame, found, turns=range(R.VIEWS), networks=(), recolour=None):
@@ -198,7 +198,7 @@ def test_in_a_roll_short_of_a_die_hidden_peaks_are_looked_at(monkeypatch, hidden
     # Two touching dice, 30 px across, and find kept only the peak on the first. The peaks beside it on the same die
     # and on the second die were left out (within half a die of the stronger first peak, as one on two touching dice
     # hides one), or only the finer level finds them.
-    reader = R.DiceReader()
+    reader = R.DiceReader(doubt_side_faces=False)  # the frames hold nothing for it to look at
     on_first, beside_it, on_second = (R.Candidate(x, 100.0, 30.0, score) for x, score in
                                       ((100.0, 0.9), (104.0, 0.6), (132.0, 0.6)))
 
@@ -221,7 +221,7 @@ def test_in_a_roll_short_of_a_die_hidden_peaks_are_looked_at(monkeypatch, hidden
 
 
 def test_the_finer_level_is_finer_than_the_first(monkeypatch):
-    reader = R.DiceReader()
+    reader = R.DiceReader(doubt_side_faces=False)  # the frames hold nothing for it to look at
     widths = []
     monkeypatch.setattr(reader, "_peaks", lambda level: widths.append(level.shape[1]) or (np.zeros(0),) * 4)
     frame = np.full((720, 1280, 3), 128, np.uint8)
