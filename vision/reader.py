@@ -801,8 +801,7 @@ class DiceReader:
             return readings
         crops = [geometry.side_face_crop(frame, readings[k].center, readings[k].edge) for k in read]
         mirrored = [np.ascontiguousarray(crop[:, ::-1]) for crop in crops]
-        self.side_face.setInput(cv2.dnn.blobFromImages(crops + mirrored, geometry.PIXEL_SCALE, None,
-                                                       (geometry.PIXEL_MEAN,) * 3))
+        self.side_face.setInput(_blob(crops + mirrored))
         side = _softmax(self.side_face.forward())[:, 1].reshape(2, len(read)).mean(axis=0)
         doubted = list(readings)
         for k, probability in zip(read, side):
@@ -854,7 +853,12 @@ def _turned_crops(frame: np.ndarray, candidates: list[Candidate], margin: float,
     if recolour is not None:
         crops = [recolour(crop) for crop in crops]
     turned = [np.ascontiguousarray(np.rot90(crop, k)) for k in turns for crop in crops]
-    return cv2.dnn.blobFromImages(turned, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3)
+    return _blob(turned)
+
+
+def _blob(crops: list[np.ndarray]) -> np.ndarray:
+    """The crop networks' input batch (geometry.PIXEL_MEAN and PIXEL_SCALE)."""
+    return cv2.dnn.blobFromImages(crops, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3)
 
 
 def _darkened(crop: np.ndarray) -> np.ndarray:
