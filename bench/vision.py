@@ -13,7 +13,9 @@ die read by its side face is missed and a false die by the scoring rules, yet mo
 Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx dice, every condition
 drawn at random; training uses other seeds), at 1280x720 or --size (the same scenes at another resolution),
 rendered once into --cache; --tilt sets their camera's lean from vertical, the camera lowered to keep the dice
-TILTED_DIE_PX pixels across (steeper than the reader's 30 degrees, it shows what it makes of side faces).
+TILTED_DIE_PX pixels across (steeper than the reader's 30 degrees, it shows what it makes of side faces); --light
+sets their light; --still-frames N scores each as the mean of N frames differing only in their sensor noise, as the
+tracker reads a settled roll (vision.tracker).
 random_scene never leans a die against another by itself, so --cocked scores scenes of its own where one die
 rests cocked (ruling 9: it must be re-rolled), and says how many of those dice were given a value: the roll a
 table would most likely see announced wrong. Read as rolls, it also counts the rolls whose colours come out as the
@@ -30,6 +32,7 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -40,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.reader import DiceReader  # noqa: E402
 from vision.readings import QWIXX_ROLL  # noqa: E402
 from vision.scoring import TruthDie, cocked_given_a_value, full_set_named_wrong, read_beside, score  # noqa: E402
+from synth.generate import LIGHTS  # noqa: E402
 from vision.training import devset  # noqa: E402
 
 
@@ -123,11 +127,12 @@ TILTED_DIE_PX = 22.0
 
 
 def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None,
-                     tilt: float | None = None):
-    """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given and the
-    camera `tilt` degrees from vertical if given (see TILTED_DIE_PX), seeds 0..count-1, rendered once: again only when
-    the generator now describes the scene differently or its code (which draws the frame and tells the truth) has
-    changed."""
+                     tilt: float | None = None, light: str | None = None, still_frames: int = 1):
+    """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given, the
+    camera `tilt` degrees from vertical if given (see TILTED_DIE_PX) and the `light` (synth.generate.LIGHTS) if given, seeds
+    0..count-1; with `still_frames` more than one, each frame is the mean of that many of the scene differing only in
+    their sensor noise (as the tracker reads still dice: vision.tracker). Rendered once: again only when the generator
+    now describes the scene differently or its code (which draws the frame and tells the truth) has changed."""
     import synth
     from synth import CONDITIONS, random_scene, render
 
@@ -135,15 +140,21 @@ def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: 
     code = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(Path(synth.__file__).parent.glob("*.py"))))
     scenes = []
     for seed in range(count):
-        stem = cache / (f"{condition + '-' if condition else ''}{'' if tilt is None else f'tilt{tilt:g}-'}"
-                        f"{size[0]}x{size[1]}-{seed:05d}")
-        drawn = CONDITIONS.get(condition, {}) | ({} if tilt is None else {"tilt_deg": tilt, "die_px": TILTED_DIE_PX})
+        stem = cache / "-".join([*filter(None, (condition, light)), *([] if tilt is None else [f"tilt{tilt:g}"]),
+                                 *([f"mean{still_frames}"] if still_frames > 1 else []), f"{size[0]}x{size[1]}",
+                                 f"{seed:05d}"])
+        drawn = (CONDITIONS.get(condition, {}) | ({} if tilt is None else {"tilt_deg": tilt, "die_px": TILTED_DIE_PX})
+                 | ({} if light is None else {"light": light}))
         scene = random_scene(seed, size=size, **drawn)
         described = hashlib.sha1(repr(scene).encode() + code.digest()).hexdigest()
         record = stem.with_suffix(".json")
         stored = json.loads(record.read_text()) if record.exists() else {}
         if stored.get("scene") != described:
             frame, truth = render(scene)
+            if still_frames > 1:
+                more = [render(replace(scene, effects=replace(scene.effects, seed=scene.effects.seed * 100_000 + k)))[0]
+                        for k in range(1, still_frames)]
+                frame = cv2.convertScaleAbs(np.sum([frame, *more], axis=0, dtype=np.float32), alpha=1 / still_frames)
             cv2.imwrite(str(stem.with_suffix(".png")), frame)
             stored = {"scene": described, **truth.to_json()}
             record.write_text(json.dumps(stored))
@@ -205,6 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tilt", type=float, help="the generated scenes' camera this many degrees from vertical, "
                         f"lowered to keep the dice {TILTED_DIE_PX:g} pixels across (default: drawn at random up to 30, "
                         "the reader's range, at a height drawn at random); steeper shows side faces more")
+    parser.add_argument("--light", choices=LIGHTS, help="the generated scenes' light (default: drawn at random)")
+    parser.add_argument("--still-frames", type=int, default=1, metavar="N",
+                        help="score each generated scene as the mean of N frames differing only in their sensor noise, "
+                        "as the tracker reads a settled roll (default 1: one frame, as `qwixx-table read` reads a photo)")
     parser.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "bench-scenes",
                         help="where rendered scenes are kept between runs")
     parser.add_argument("--models", type=Path, help="folder of detector.onnx, classifier.onnx, second-classifier.onnx, "
@@ -219,11 +234,11 @@ def main(argv: list[str] | None = None) -> int:
     photos = [p for p in photos_from(args.target) if not args.part or p.part in args.part]
     score_photos(reader, photos, args.errors)
     if args.generated:
-        scenes = generated_scenes(args.generated, size, args.cache, tilt=args.tilt)
+        scenes = generated_scenes(args.generated, size, args.cache, None, args.tilt, args.light, args.still_frames)
         score_generated(reader, scenes, "generated Qwixx scenes (colour and value)")
         score_generated(reader, scenes, "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
     if args.cocked:
-        scenes = generated_scenes(args.cocked, size, args.cache, "cocked", args.tilt)
+        scenes = generated_scenes(args.cocked, size, args.cache, "cocked", args.tilt, args.light, args.still_frames)
         score_generated(reader, scenes, "generated Qwixx scenes with one die cocked (colour and value)")
         score_generated(reader, scenes, "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
     if args.speed:

@@ -30,3 +30,19 @@ def test_a_tilted_camera_s_scenes_are_drawn_and_cached_apart(tmp_path):
     [(tilted, _)] = generated_scenes(1, (640, 480), tmp_path, tilt=55)
     assert not np.array_equal(tilted, upright)
     assert sorted(p.name for p in tmp_path.glob("*.png")) == ["tilt0-640x480-00000.png", "tilt55-640x480-00000.png"]
+
+
+def test_a_light_and_a_mean_of_still_frames_are_drawn_and_cached_apart(tmp_path):
+    from dataclasses import replace
+
+    from synth import random_scene, render
+
+    generated_scenes = runpy.run_path(str(BENCH))["generated_scenes"]
+    [(single, truth)] = generated_scenes(1, (640, 480), tmp_path, light="dim")
+    [(mean, truth_of_mean)] = generated_scenes(1, (640, 480), tmp_path, light="dim", still_frames=4)
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == ["dim-640x480-00000.png", "dim-mean4-640x480-00000.png"]
+    assert truth_of_mean == truth
+    scene = random_scene(0, size=(640, 480), light="dim")
+    noiseless = render(replace(scene, effects=replace(scene.effects, noise=0.0)))[0].astype(np.float32)
+    # The mean of four frames of fresh sensor noise holds about half the noise of one.
+    assert np.std(mean - noiseless) < 0.7 * np.std(single - noiseless)
