@@ -2,15 +2,14 @@
 
     python bench/tracker.py [--reader real|perfect] [--films N]
 
-Plays the demo recording (camera/demo/demo.mp4, 1280x720), the committed test films
-(tests/data/films, 960x540: another table, light and camera angle) and N more films rendered here
-(seeds 100, 101, ...; minutes each) through camera's video-file source and vision.RollTracker on one
-core. The reader is vision.read_dice, or with `--reader perfect` one that knows each frame's dice from
-the film's script (the tracker's own part, whatever the reader's quality). The real reader is judged by what
-the frames show: a roll with a die whose pips do not stand out from its top must be sent back
-(synth.rolls.seen_as_recorded). Prints for each film: rolls
-correct / wrong (and of those, how many were announced with wrong values: the worst outcome) / missed /
-extra, the time from the dice's last motion to the event (goal at most 0.6 s), and the frames per second
+Plays the demo recording (camera/demo/demo.mp4, 1280x720) and the committed test films (tests/data/films, 960x540:
+another table, light and camera angle) through camera's video-file source, and N more films rendered here (seeds
+100, 101, ...; minutes each; every frame with sensor noise of its own, as a camera's), through vision.RollTracker on
+one core. The reader is vision.read_dice, or with `--reader perfect` one that knows each frame's dice from the film's
+script (the tracker's own part, whatever the reader's quality). The real reader is judged by what the frames show: a
+roll with a die whose pips do not stand out from its top must be sent back (synth.rolls.seen_as_recorded). Prints
+for each film: rolls correct / wrong (and of those, how many were announced with wrong values: the worst outcome) /
+missed / extra, the time from the dice's last motion to the event (goal at most 0.6 s), and the frames per second
 the tracker sustains (goal at least 15 at 1280x720), with how many frames it gave the reader.
 """
 from __future__ import annotations
@@ -30,7 +29,7 @@ import numpy as np  # noqa: E402
 import camera  # noqa: E402
 from synth import render  # noqa: E402
 from synth.demo import film_script  # noqa: E402
-from synth.rolls import (frames as render_frames, load_truth, perfect_readings, score, seen_as_recorded,  # noqa: E402
+from synth.rolls import (ScriptedReader, frames as render_frames, load_truth, score, seen_as_recorded,  # noqa: E402
                          track, varied_film)
 from vision import read_dice  # noqa: E402
 from vision.tracker import RollTracker  # noqa: E402
@@ -48,11 +47,6 @@ def rendered(seed: int):
     return f"rolls-{seed} (rendered)", list(render_frames(film, lambda scene: render(scene)[0])), film.rolls, film
 
 
-def perfect_reader(frames, script):
-    by_image = {id(image): scene for (_, image), (_, scene) in zip(frames, script.shots)}
-    return lambda image, calibration=None, dice_set=None: perfect_readings(by_image[id(image)]) if id(image) in by_image else []
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reader", choices=("real", "perfect"), default="real")
@@ -63,7 +57,7 @@ def main() -> int:
     cases = [recorded(video) for video in videos] + [rendered(100 + i) for i in range(args.films)]
     lowest_fps, latencies, totals = [], [], np.zeros(6, int)
     for name, frames, truth, script in cases:
-        reader = read_dice if args.reader == "real" else perfect_reader(frames, script)
+        reader = read_dice if args.reader == "real" else ScriptedReader(frames, [scene for _, scene in script.shots])
         if args.reader == "real":  # a die whose pips the frames do not show is for no reader to read
             truth = seen_as_recorded(script, render)
         tracker = RollTracker(read_dice=reader)

@@ -124,7 +124,7 @@ def write_film(film: Film, out: Path, name: str, cache: Path | None = None, note
         stdin=subprocess.PIPE,
     )
     started = time.monotonic()
-    for index, (t, image) in enumerate(frames(film, cached_render(cache), noise=0.0)):
+    for index, (t, image) in enumerate(frames(film, cached_render(cache), sensor_noise=False)):
         encoder.stdin.write(np.ascontiguousarray(image).tobytes())
         if index % 30 == 0:
             print(f"{t:6.1f} s of {film.t:.1f} s  ({time.monotonic() - started:.0f} s)", flush=True)

@@ -2,11 +2,11 @@
 
 A `Film` is a timeline of scenes at a frame rate, built step by step (`hold`, `throw`, `pick_up`,
 `hand_over`), and the rolls a tracker should report (`RollTruth`). Rendering is separate:
-`frames(film, render)` renders each distinct scene once and holds it for as many frames as the film
-says, optionally with fresh sensor noise in each frame as a camera would give. `score` compares a
-tracker's events with the truth; `perfect_readings` is what a perfect reader would say of a scene;
-`seen_as_recorded(film, render)` is the truth as the frames show it (a die whose pips do not show is for no reader
-to read, so its roll must be sent back).
+`frames(film, render)` renders the film's frames, each with sensor noise of its own as a camera's are (or each
+distinct scene once, held for as many frames as the film says). `score` compares a tracker's events with the truth;
+`perfect_readings` is what a perfect reader would say of a scene, and `ScriptedReader` says it of a film's frames, or
+of any image like one of them; `seen_as_recorded(film, render)` is the truth as the frames show it (a die whose pips
+do not show is for no reader to read, so its roll must be sent back).
 
 The motion is made up, not simulated: each die flies in from one side along a decelerating path,
 bouncing lower and lower and spinning about a random axis, and its spin runs out exactly at its
@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
+import cv2
 import numpy as np
 
 from synth.dice import DIE_MM
@@ -247,19 +248,19 @@ def _in_flight(die: Die, start, progress: float, spin, step: float, fps: float) 
     return replace(die, pose=Pose(tuple(float(v) for v in position), rotation), velocity=velocity)
 
 
-def frames(film: Film, render: Callable[[Scene], np.ndarray], noise: float = 1.5) -> Iterator[tuple[float, np.ndarray]]:
-    """(t, BGR frame) for every frame of the film: each distinct scene rendered once, then given fresh
-    sensor noise (standard deviation `noise` grey levels) in each frame it is held for."""
-    rng = np.random.default_rng(film.seed + 1)
+def frames(film: Film, render: Callable[[Scene], np.ndarray], sensor_noise: bool = True) -> Iterator[tuple[float, np.ndarray]]:
+    """(t, BGR frame) for every frame of the film, `render` drawing a scene. With `sensor_noise` every frame has sensor
+    noise of its own, as a camera's frames have (synth.render draws a still scene's light once and only develops it
+    again for another effects.seed); without, each distinct scene is drawn once and held (for a recording: H.264 then
+    stores a still stretch at almost no cost)."""
     last_scene, last_image = None, None
-    for t, scene in film.shots:
+    for index, (t, scene) in enumerate(film.shots):
+        if sensor_noise:
+            yield t, render(replace(scene, effects=replace(scene.effects, seed=scene.effects.seed * 100_000 + index)))
+            continue
         if scene is not last_scene and scene != last_scene:
             last_scene, last_image = scene, render(scene)
-        if noise > 0:
-            grain = rng.normal(0, noise, last_image.shape)
-            yield t, np.clip(last_image + grain, 0, 255).astype(np.uint8)
-        else:
-            yield t, last_image
+        yield t, last_image
 
 
 @dataclass
@@ -418,3 +419,26 @@ def perfect_readings(scene: Scene) -> list:
         readings.append(DieReading(die.colour, None if problem else die.value, 1.0,
                                    (float(center[0]), float(center[1])), corners, problem))
     return readings
+
+
+class ScriptedReader:
+    """A perfect reader for a film's frames ((t, image) pairs, each showing the scene of `scenes` at its place): what
+    perfect_readings says of the scene of the frame most like the image it is given. The tracker reads the mean of a
+    still roll's frames, an image of its own, as like those frames as they are like each other."""
+
+    def __init__(self, frames, scenes) -> None:
+        self._looks = np.stack([self._look(image) for _, image in frames])
+        self._scenes = list(scenes)
+        if len(self._scenes) != len(self._looks):
+            raise ValueError(f"{len(self._looks)} frames but {len(self._scenes)} scenes")
+
+    def __call__(self, image, calibration=None, dice_set=None) -> list:
+        differences = np.abs(self._looks - self._look(image)).reshape(len(self._looks), -1).sum(axis=1)
+        return perfect_readings(self._scenes[int(np.argmin(differences))])
+
+    @staticmethod
+    def _look(image: np.ndarray) -> np.ndarray:
+        """A grey copy an eighth as large, enough to tell a film's frames apart."""
+        height, width = image.shape[:2]
+        small = cv2.resize(image, (max(1, width // 8), max(1, height // 8)), interpolation=cv2.INTER_AREA)
+        return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.int32)

@@ -7,26 +7,19 @@ leaves nothing of the old server behind. The reader's quality is issue 3's; that
 from __future__ import annotations
 
 import functools
-import hashlib
 import sys
 
 import camera
 from synth.demo import film_script
-from synth.rolls import perfect_readings
+from synth.rolls import ScriptedReader
 from web import cli
 from web.commands import serve
 
 
-def film_reader(name: str):
+def film_reader(name: str) -> ScriptedReader:
     """A reader that knows each frame of a recording made by synth.demo from the film's script."""
-    scenes = [scene for _, scene in film_script(name).shots]
     with camera.open_source(str(camera.DEMO_VIDEO)) as source:
-        by_picture = {frame_key(image): scene for (_, image), scene in zip(source, scenes)}
-    return lambda image, calibration=None, dice_set=None: perfect_readings(by_picture[frame_key(image)])
-
-
-def frame_key(image) -> bytes:
-    return hashlib.sha1(image[::4, ::4].tobytes()).digest()
+        return ScriptedReader(list(source), [scene for _, scene in film_script(name).shots])
 
 
 if __name__ == "__main__":
