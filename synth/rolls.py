@@ -328,10 +328,10 @@ def seen_as_recorded(film: Film, render: Callable[[Scene], tuple]) -> list[RollT
     return rolls
 
 
-def varied_film(seed: int, width: int = 960, height: int = 540, fps: float = 15.0) -> Film:
+def varied_film(seed: int, width: int = 960, height: int = 540, fps: float = 15.0, light_level: float = 1.0) -> Film:
     """A film for tests and benchmarks: a table, light and camera drawn from `seed`; three throws
     (the second with the same values as the first), a hand passing over still dice, a cocked die
-    and its re-roll."""
+    and its re-roll. `light_level` is the room's (Light.level: synth's "dim" light draws 0.03-0.12)."""
     from synth.geometry import Camera
     from synth.scene import Effects, Light, Table, Tray
 
@@ -342,7 +342,7 @@ def varied_film(seed: int, width: int = 960, height: int = 540, fps: float = 15.
         camera=Camera(width, height, height_mm=Camera.height_for_die_px(float(rng.uniform(22, 30)), width, height),
                       tilt_deg=float(rng.uniform(0, 12)), azimuth_deg=float(rng.uniform(0, 360))),
         light=Light(kelvin=float(rng.uniform(3200, 6000)), size_mm=float(rng.uniform(40, 200)),
-                    ambient=float(rng.uniform(0.3, 0.6))),
+                    ambient=float(rng.uniform(0.3, 0.6)), level=light_level),
         table=Table(kind, seed=seed, tray=tray),
         effects=Effects(seed=seed),
     )
