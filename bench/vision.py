@@ -32,7 +32,6 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -40,10 +39,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from synth.generate import LIGHTS  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.readings import QWIXX_ROLL  # noqa: E402
 from vision.scoring import TruthDie, cocked_given_a_value, full_set_named_wrong, read_beside, score  # noqa: E402
-from synth.generate import LIGHTS  # noqa: E402
 from vision.training import devset  # noqa: E402
 
 
@@ -129,12 +128,13 @@ TILTED_DIE_PX = 22.0
 def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None,
                      tilt: float | None = None, light: str | None = None, still_frames: int = 1):
     """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given, the
-    camera `tilt` degrees from vertical if given (see TILTED_DIE_PX) and the `light` (synth.generate.LIGHTS) if given, seeds
-    0..count-1; with `still_frames` more than one, each frame is the mean of that many of the scene differing only in
-    their sensor noise (as the tracker reads still dice: vision.tracker). Rendered once: again only when the generator
-    now describes the scene differently or its code (which draws the frame and tells the truth) has changed."""
+    camera `tilt` degrees from vertical if given (see TILTED_DIE_PX) and the `light` (synth.generate.LIGHTS) if given,
+    seeds 0..count-1; with `still_frames` more than one, each frame is the mean of that many of the scene differing
+    only in their sensor noise (synth.still_frame; as the tracker reads still dice). Rendered once: again only when the
+    generator now describes the scene differently or its code (which draws the frame and tells the truth) has
+    changed."""
     import synth
-    from synth import CONDITIONS, random_scene, render
+    from synth import CONDITIONS, random_scene, render, still_frame
 
     cache.mkdir(parents=True, exist_ok=True)
     code = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(Path(synth.__file__).parent.glob("*.py"))))
@@ -152,8 +152,7 @@ def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: 
         if stored.get("scene") != described:
             frame, truth = render(scene)
             if still_frames > 1:
-                more = [render(replace(scene, effects=replace(scene.effects, seed=scene.effects.seed * 100_000 + k)))[0]
-                        for k in range(1, still_frames)]
+                more = [render(still_frame(scene, index))[0] for index in range(1, still_frames)]
                 frame = cv2.convertScaleAbs(np.sum([frame, *more], axis=0, dtype=np.float32), alpha=1 / still_frames)
             cv2.imwrite(str(stem.with_suffix(".png")), frame)
             stored = {"scene": described, **truth.to_json()}
@@ -218,8 +217,9 @@ def main(argv: list[str] | None = None) -> int:
                         "the reader's range, at a height drawn at random); steeper shows side faces more")
     parser.add_argument("--light", choices=LIGHTS, help="the generated scenes' light (default: drawn at random)")
     parser.add_argument("--still-frames", type=int, default=1, metavar="N",
-                        help="score each generated scene as the mean of N frames differing only in their sensor noise, "
-                        "as the tracker reads a settled roll (default 1: one frame, as `qwixx-table read` reads a photo)")
+                        help="score each generated scene as the mean of N frames differing only in their sensor "
+                        "noise, as the tracker reads a settled roll (default 1: one frame, as `qwixx-table read` reads "
+                        "a photo)")
     parser.add_argument("--cache", type=Path, default=Path(__file__).resolve().parents[1] / "out" / "bench-scenes",
                         help="where rendered scenes are kept between runs")
     parser.add_argument("--models", type=Path, help="folder of detector.onnx, classifier.onnx, second-classifier.onnx, "

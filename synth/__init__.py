@@ -32,8 +32,8 @@ so a film is made by changing it frame by frame with dataclasses.replace:
     frame, truth = render(replace(scene, dice=(die, cocked), clutter=(hand,)))
 
 A moving die or hand is smeared along its path during effects.exposure_s (its spin is not). Frames of a
-still scene that differ only in effects.seed (fresh sensor noise) are cheap: the light reaching the camera
-is kept for the last two scenes.
+still scene that differ only in effects.seed (fresh sensor noise: `still_frame(scene, index)`) are cheap: the
+light reaching the camera is kept for the last two scenes.
 
 Units: millimetres on the table (z up, the table is z = 0), pixels in the image with (0, 0) at the top-left
 corner of the top-left pixel. Qwixx dice are 16 mm. Colours are linear RGB. The same scene always gives the
@@ -46,7 +46,7 @@ round differently, and JPEG spreads it a little).
 from synth.dice import DIE_MM, LOOKS, DieLook, DieShape
 from synth.generate import CONDITIONS, lean_against, random_scene, slide_into_contact
 from synth.geometry import Camera, Pose
-from synth.render import render
+from synth.render import render, still_frame
 from synth.scene import (CLUTTER_KINDS, COCKED_TILT_DEG, TABLE_KINDS, Clutter, Die, Effects, Light, Scene, Table,
                          Tray, resting_pose)
 from synth.truth import ClutterTruth, DieTruth, Truth
@@ -54,5 +54,5 @@ from synth.truth import ClutterTruth, DieTruth, Truth
 __all__ = [
     "CLUTTER_KINDS", "COCKED_TILT_DEG", "CONDITIONS", "DIE_MM", "LOOKS", "TABLE_KINDS", "Camera", "Clutter", "Die",
     "DieLook", "DieShape", "DieTruth", "ClutterTruth", "Effects", "Light", "Pose", "Scene", "Table", "Tray", "Truth",
-    "lean_against", "random_scene", "render", "resting_pose", "slide_into_contact",
+    "lean_against", "random_scene", "render", "resting_pose", "slide_into_contact", "still_frame",
 ]

@@ -361,6 +361,14 @@ def render(scene: Scene) -> tuple[np.ndarray, Truth]:
     return develop(radiance, scene.light, scene.effects), truth
 
 
+def still_frame(scene: Scene, index: int) -> Scene:
+    """The scene as the camera's `index`-th frame of it records it: sensor noise of its own (another effects.seed),
+    all else the same; the 0th is the scene itself. render draws the light of a still scene's frames once."""
+    if index == 0:
+        return scene
+    return replace(scene, effects=replace(scene.effects, seed=scene.effects.seed * 100_000 + index))
+
+
 @lru_cache(maxsize=2)
 def _light_and_truth(scene: Scene) -> tuple[np.ndarray, Truth]:
     camera = scene.camera

@@ -24,6 +24,7 @@ import numpy as np
 from synth.dice import DIE_MM
 from synth.generate import lean_against
 from synth.geometry import Camera, Pose, quat_from_axis_angle, quat_mul
+from synth.render import still_frame
 from synth.scene import TABLE_KINDS, Clutter, Die, Effects, Light, Scene, Table, Tray
 
 QWIXX_SIX = ("white", "white", "red", "yellow", "green", "blue")
@@ -248,15 +249,15 @@ def _in_flight(die: Die, start, progress: float, spin, step: float, fps: float) 
     return replace(die, pose=Pose(tuple(float(v) for v in position), rotation), velocity=velocity)
 
 
-def frames(film: Film, render: Callable[[Scene], np.ndarray], sensor_noise: bool = True) -> Iterator[tuple[float, np.ndarray]]:
+def frames(film: Film, render: Callable[[Scene], np.ndarray],
+           sensor_noise: bool = True) -> Iterator[tuple[float, np.ndarray]]:
     """(t, BGR frame) for every frame of the film, `render` drawing a scene. With `sensor_noise` every frame has sensor
-    noise of its own, as a camera's frames have (synth.render draws a still scene's light once and only develops it
-    again for another effects.seed); without, each distinct scene is drawn once and held (for a recording: H.264 then
-    stores a still stretch at almost no cost)."""
+    noise of its own, as a camera's frames have (synth.render.still_frame); without, each distinct scene is drawn once
+    and held (for a recording: H.264 then stores a still stretch at almost no cost)."""
     last_scene, last_image = None, None
     for index, (t, scene) in enumerate(film.shots):
         if sensor_noise:
-            yield t, render(replace(scene, effects=replace(scene.effects, seed=scene.effects.seed * 100_000 + index)))
+            yield t, render(still_frame(scene, index))
             continue
         if scene is not last_scene and scene != last_scene:
             last_scene, last_image = scene, render(scene)

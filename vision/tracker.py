@@ -276,15 +276,15 @@ class RollTracker:
         camera's sensor noise, which in dim light hides the pips of small dice; their mean holds 1/sqrt(n) of it.
         bench/vision.py's generated scenes read as rolls, each the mean of 6 frames of fresh noise (--still-frames 6)
         rather than one: in dim light (--light dim, 100 scenes) 522 dice of 600 read rather than 477, 8 wrong either
-        way; under every light (200 scenes) 1,064 of 1,200 rather than 1,059, 16 wrong rather than 7, of which 8 are
-        the colours of three rolls not named as the set (a die short, one over, a naming in doubt: colour.name_as_set
-        then names each die alone, and the table is asked to re-roll); of its 100 scenes with a die cocked, 494 read
-        rather than 487, cocked dice given a value 26 rather than 23. The reader's thresholds were set on those scenes' single frames: on 100 scenes never
-        tuned on (seeds 200-299) 539 read and 1 wrong against 529.8 and 2.3 for one frame (the mean over six frames
-        each), on 100 with a die cocked (seeds 100-199) 505 read rather than 499.8, cocked dice given a value 28 either
-        way. bench/tracker.py --films 3: 19 rolls of 21 either way, the last motion to the event at most 0.40 s rather
-        than 0.53; with the rendered films' room dimmed (--light-level 0.06) 19 rather than 18 (scripts outside the
-        repository)."""
+        way; under every light (200 scenes) 1,064 of 1,200 rather than 1,059, 16 wrong rather than 7, of which 8 are the
+        colours of three rolls not named as the set (a die short, one over, a naming in doubt: colour.name_as_set then
+        names each die alone, and the table is asked to re-roll); of its 100 scenes with a die cocked, 494 read rather
+        than 487, cocked dice given a value 26 rather than 23. The reader's thresholds were set on those scenes' single
+        frames: on 100 scenes never tuned on (seeds 200-299) 539 read and 1 wrong against 529.8 and 2.3 for one frame
+        (the mean over six frames each), on 100 with a die cocked (seeds 100-199) 505 read rather than 499.8, cocked
+        dice given a value 28 either way. bench/tracker.py --films 3: 19 rolls of 21 either way, the last motion to the
+        event at most 0.40 s rather than 0.53; with the rendered films' room dimmed (--light-level 0.06) 19 rather than
+        18 (scripts outside the repository)."""
         if self._still_frames == 0 or self._still_sum.shape != image.shape:
             self._still_sum, self._still_frames = image.astype(np.float32), 1
         else:
