@@ -423,9 +423,10 @@ def perfect_readings(scene: Scene) -> list:
 
 
 class ScriptedReader:
-    """A perfect reader for a film's frames ((t, image) pairs, each showing the scene of `scenes` at its place): what
-    perfect_readings says of the scene of the frame most like the image it is given. The tracker reads the mean of a
-    still roll's frames, an image of its own, as like those frames as they are like each other."""
+    """A perfect reader for a film's frames ((t, image) pairs, each showing the scene of `scenes` at its place; it
+    keeps a small copy of each): what perfect_readings says of the scene of the frame most like the image it is
+    given. The tracker reads the mean of a still roll's frames, an image of its own, as like those frames as they are
+    like each other."""
 
     def __init__(self, frames, scenes) -> None:
         self._looks = np.stack([self._look(image) for _, image in frames])

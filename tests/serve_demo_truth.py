@@ -19,7 +19,7 @@ from web.commands import serve
 def film_reader(name: str) -> ScriptedReader:
     """A reader that knows each frame of a recording made by synth.demo from the film's script."""
     with camera.open_source(str(camera.DEMO_VIDEO)) as source:
-        return ScriptedReader(list(source), [scene for _, scene in film_script(name).shots])
+        return ScriptedReader(source, [scene for _, scene in film_script(name).shots])
 
 
 if __name__ == "__main__":
