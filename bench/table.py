@@ -2,18 +2,17 @@
 
     python bench/table.py [--tables N] [--rolls R] [--cocked C]
 
-For each of N generated tables (seeds 0..N-1 draw the table, the lamp's colour, the camera's white
-balance, height and tilt), renders the empty table and the six dice lying apart, and learns a calibration
-from them with the real reader (calibration.learn, as `qwixx-table calibrate` does; where it finds the coloured
-dice washed out, the table is shown again with the camera's exposure LOWER_EXPOSURE stops lower, as its message
-advises, for the calibration and every roll). Then R rolls (the six
-dice resting where they fell, touching allowed) are shown to vision.RollTracker between frames of the
-empty table, four ways: without and with the calibration, each with the reader naming a roll's colours
-together (as the tracker asks) or one die at a time. Prints per way how many rolls were announced right,
-announced wrong (the worst outcome), answered with a request to re-roll some dice, or missed, and what
-the dice behind those requests were (cocked, missing, unreadable and why, one too many). Then C rolls per table
-in which one coloured die rests cocked against another, any face up: each of those must be sent back, and one
-announced is announced wrong.
+For each of N generated tables (seeds 0..N-1 draw the table, the lamp's colour, the camera's white balance, height
+and tilt), renders the empty table and the six dice lying apart, and learns a calibration from them with the real
+reader (calibration.learn, as `qwixx-table calibrate` does; where it finds the coloured dice washed out, the table
+is shown again with the camera's exposure LOWER_EXPOSURE stops lower, as its message advises, for the calibration
+and every roll). Then R rolls (the six dice resting where they fell, touching allowed) are shown to
+vision.RollTracker between frames of the empty table, each frame with sensor noise of its own (NOISE_DRAWS), four
+ways: without and with the calibration, each with the reader naming a roll's colours together (as the tracker asks)
+or one die at a time. Prints per way how many rolls were announced right, announced wrong (the worst outcome),
+answered with a request to re-roll some dice, or missed, and what the dice behind those requests were (cocked,
+missing, unreadable and why, one too many). Then C rolls per table in which one coloured die rests cocked against
+another, any face up: each of those must be sent back, and one announced is announced wrong.
 """
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration import CalibrationError  # noqa: E402
 from calibration.learn import WashedOut, learn  # noqa: E402
-from synth.render import render  # noqa: E402
+from synth.render import render, still_frame  # noqa: E402
 from synth.rolls import cocked_table_roll, laid_apart, table_roll, table_scene  # noqa: E402
 from synth.scene import Scene  # noqa: E402
 from vision import RollTracker, read_dice  # noqa: E402
@@ -40,36 +39,44 @@ FPS = 15.0
 # `exposure` this many stops lower (synth's Effects.exposure_ev is the same compensation of auto exposure).
 LOWER_EXPOSURE = -2.0
 OUTCOMES = ("announced right", "announced wrong", "re-roll asked", "missed")
+# A camera's frames of a still table differ in their sensor noise, and the tracker reads their mean: each roll (and
+# the empty table) is shown as this many frames of noise of its own, in turn.
+NOISE_DRAWS = 8
+
+
+def frames_of(scene: Scene) -> list[np.ndarray]:
+    return [render(still_frame(scene, index))[0] for index in range(NOISE_DRAWS)]
 
 
 def rolls_on(base: Scene, table: int, count: int):
-    """(image, {colour: sorted values}) of the table's first `count` rolls (synth.rolls.table_roll)."""
+    """(frames, {colour: sorted values}) of the table's first `count` rolls (synth.rolls.table_roll)."""
     rolls = []
     for index in range(count):
-        image, truth = render(table_roll(base, table, index))
-        dice = truth.in_frame()
-        rolls.append((image, {colour: sorted(d.value for d in dice if d.colour == colour) for colour in
-                              {d.colour for d in dice}}))
+        roll = table_roll(base, table, index)
+        dice = render(roll)[1].in_frame()
+        rolls.append((frames_of(roll), {colour: sorted(d.value for d in dice if d.colour == colour) for colour in
+                                        {d.colour for d in dice}}))
     return rolls
 
 
 def cocked_rolls_on(base: Scene, table: int, count: int):
-    """(image, None) of the table's first `count` rolls with a die cocked (synth.rolls.cocked_table_roll)."""
-    return [(render(cocked_table_roll(base, table, index))[0], None) for index in range(count)]
+    """(frames, None) of the table's first `count` rolls with a die cocked (synth.rolls.cocked_table_roll)."""
+    return [(frames_of(cocked_table_roll(base, table, index)), None) for index in range(count)]
 
 
-def judge(empty: np.ndarray, rolls, reader, calibration) -> tuple[Counter, Counter]:
-    """Each roll shown to a fresh tracker after the empty table, as a camera at FPS would show it: the
-    count of each of OUTCOMES, and of the problems behind the re-roll requests."""
+def judge(empty: list[np.ndarray], rolls, reader, calibration) -> tuple[Counter, Counter]:
+    """Each roll shown to a fresh tracker after the empty table (frames_of each), as a camera at FPS would show it:
+    the count of each of OUTCOMES, and of the problems behind the re-roll requests."""
     counts = Counter({outcome: 0 for outcome in OUTCOMES})
     problems = Counter()
     tracker = RollTracker(read_dice=reader, calibration=calibration)
     t = 0.0
-    for image, truth in rolls:
+    for images, truth in rolls:
         answers = []
-        for frame, seconds in ((empty, 0.6), (image, 1.8)):
-            for _ in range(round(seconds * FPS)):
-                answers += [e for e in tracker.feed(t, frame) if e.event in ("roll-settled", "problem")]
+        for frames, seconds in ((empty, 0.6), (images, 1.8)):
+            for index in range(round(seconds * FPS)):
+                answers += [e for e in tracker.feed(t, frames[index % len(frames)])
+                            if e.event in ("roll-settled", "problem")]
                 t += 1 / FPS
         if not answers:
             counts["missed"] += 1
@@ -125,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     for seed in range(args.tables):
         base, empty, learned = calibrate_like_a_user(table_scene(seed), seed)
         refused += learned is None
+        empty = frames_of(base)
         rolls = rolls_on(base, seed, args.rolls)
         cocked = cocked_rolls_on(base, seed, args.cocked)
         line = []
