@@ -39,6 +39,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from calibration.learn import average  # noqa: E402
 from synth.generate import LIGHTS  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.readings import QWIXX_ROLL  # noqa: E402
@@ -153,7 +154,7 @@ def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: 
             frame, truth = render(scene)
             if still_frames > 1:
                 more = [render(still_frame(scene, index))[0] for index in range(1, still_frames)]
-                frame = cv2.convertScaleAbs(np.sum([frame, *more], axis=0, dtype=np.float32), alpha=1 / still_frames)
+                frame = average([frame, *more])
             cv2.imwrite(str(stem.with_suffix(".png")), frame)
             stored = {"scene": described, **truth.to_json()}
             record.write_text(json.dumps(stored))
