@@ -91,21 +91,20 @@ def judge(empty: list[np.ndarray], rolls, reader, calibration) -> tuple[Counter,
 
 
 def calibrate_like_a_user(base: Scene, table: int):
-    """(the table as the camera is set for it, its empty frame, the calibration learned from that and the dice laid
-    apart or None where refused), as a user calibrates: once more with the exposure LOWER_EXPOSURE stops lower when
-    the dice come out washed out."""
-    empty = render(base)[0]
+    """(the table as the camera is set for it, the calibration learned from its empty frame and the dice laid apart or
+    None where refused), as a user calibrates: once more with the exposure LOWER_EXPOSURE stops lower when the dice
+    come out washed out."""
     try:
-        return base, empty, learn(empty, render(laid_apart(base, table))[0], read_dice)
+        return base, learn(render(base)[0], render(laid_apart(base, table))[0], read_dice)
     except WashedOut as error:
         if base.effects.exposure_ev <= LOWER_EXPOSURE:
             print(f"table {table}: calibration refused: {error}")
-            return base, empty, None
+            return base, None
         print(f"table {table}: the dice came out washed out: the camera's exposure set {-LOWER_EXPOSURE:g} stops lower")
         return calibrate_like_a_user(replace(base, effects=replace(base.effects, exposure_ev=LOWER_EXPOSURE)), table)
     except CalibrationError as error:
         print(f"table {table}: calibration refused: {error}")
-        return base, empty, None
+        return base, None
 
 
 def one_die_at_a_time(image, calibration=None, dice_set=None):
@@ -130,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     problems = {way: Counter() for way in ways}
     refused = 0
     for seed in range(args.tables):
-        base, empty, learned = calibrate_like_a_user(table_scene(seed), seed)
+        base, learned = calibrate_like_a_user(table_scene(seed), seed)
         refused += learned is None
         empty = frames_of(base)
         rolls = rolls_on(base, seed, args.rolls)
