@@ -348,10 +348,12 @@ class DiceReader:
     def __init__(self, models: Path = MODELS, doubt_side_faces: bool = True) -> None:
         """`doubt_side_faces` False reads without the side-face network (to cut its training crops)."""
         self.detector = _load(models / "detector.onnx")
-        # OpenCV 5's new engine (its default) runs the classifier's batches of small crops slower than its
-        # classic one, the detector's large levels faster: a tenth less time per generated 1280x720 frame on
-        # one core with the classic one, the same readings (A/B in one process taking the two in turn,
-        # median ratio 0.90; scripts outside the repository).
+        # The first OpenCV 5 wheels' new engine (their default) ran the classifier's batches of small crops slower
+        # than their classic one, the detector's large levels faster: a tenth less time per generated 1280x720 frame
+        # on one core with the classic one, the same readings (A/B in one process taking the two in turn, median
+        # ratio 0.90; scripts outside the repository). OpenCV 5.1.0 has no ENGINE_CLASSIC (its ENGINE_OPENCV and
+        # ENGINE_AUTO take the same time, crops and detector alike) and OpenCV 4 one engine: there the file is read
+        # as any other.
         self.classifier = _load(models / "classifier.onnx", "ENGINE_CLASSIC")
         self.second_classifier = _load(models / "second-classifier.onnx", "ENGINE_CLASSIC")
         self.leaning = _load(models / "leaning.onnx", "ENGINE_CLASSIC")
@@ -1035,7 +1037,7 @@ TRAINED_BY = {"leaning.onnx": "vision.training.leaning", "centring.onnx": "visio
 
 
 def _load(path: Path, engine: str = "ENGINE_AUTO"):
-    """The network in an ONNX file, run by OpenCV 5's `engine` (OpenCV 4 has one engine and no choice)."""
+    """The network in an ONNX file, run by OpenCV's `engine` where this OpenCV has one by that name."""
     if not path.is_file():
         trainer = TRAINED_BY.get(path.name, "vision.training.train")
         raise FileNotFoundError(f"{path}: the reader's network is missing (train it: python -m {trainer})")
