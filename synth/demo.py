@@ -66,7 +66,7 @@ def demo_film(fps: float = 15.0, width: int = 1280, height: int = 720) -> Film:
             cocked = next(d for d in film.on_table if d.colour == "green")
             film.hand_over(0.8, from_side="near", take=(cocked,))
             film.hold(0.3)
-            again = film.resting_dice([5], ["green"], area=(-100, -60, 100, 60))[0]
+            again = film.resting_dice([5], ["green"], area=(-100, -60, 100, 60), clear_of=film.on_table)[0]
             film.throw([again], from_side="near")
             film.hold(2.5)
     return film
