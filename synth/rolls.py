@@ -92,9 +92,9 @@ class Film:
 
     def resting_dice(self, values, colours=QWIXX_SIX, area=(-110, -70, 110, 70), apart=1.9,
                      clear_of: tuple[Die, ...] = ()) -> list[Die]:
-        """Dice lying flat at random places in `area` (x0, y0, x1, y1 mm), at least `apart` dice apart, and none with its
-        centre within an edge of a die `clear_of` (one still on the table where some are re-rolled), which it would
-        pass through."""
+        """Dice lying flat at random places in `area` (x0, y0, x1, y1 mm), at least `apart` dice apart, and none with
+        its centre within an edge of a die `clear_of` (one still on the table where some are re-rolled), which it
+        would pass through."""
         placed: list[Die] = []
         for colour, value in zip(colours, values):
             for _ in range(500):
@@ -370,8 +370,8 @@ def varied_film(seed: int, width: int = 960, height: int = 540, fps: float = 15.
     film.hold(1.5)
     cocked = next(d for d in film.on_table if d.colour == "yellow")
     film.hand_over(0.8, from_side="near", take=(cocked,))
-    film.throw(film.resting_dice([int(rng.integers(1, 7))], ["yellow"], area=(-90, -60, 90, 60), clear_of=film.on_table),
-               from_side="near")
+    again = film.resting_dice([int(rng.integers(1, 7))], ["yellow"], area=(-90, -60, 90, 60), clear_of=film.on_table)
+    film.throw(again, from_side="near")
     film.hold(1.2)
     return film
 
