@@ -251,3 +251,23 @@ def test_a_die_read_only_as_a_white_die_in_a_generated_roll(monkeypatch):
     monkeypatch.setattr(R, "AS_WHITE_CONFIDENCE", 1.01)
     yellow = [r for r in reader.read(frame, dice_set=QWIXX_ROLL) if r.colour == "yellow"]
     assert [r.value for r in yellow] == [None]
+
+
+class TwoMindsClassifier:
+    """A three, 0.85 sure at the detector's extent and 0.91 at 0.8 times it, but a one, 0.94 sure, at 1.3 times it."""
+
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        for index, c in enumerate(candidates):
+            value, sure = (1, 0.94) if c.extent > 24.0 else (3, 0.91) if c.extent < 18.0 else (3, 0.85)
+            probs[index, :, value] = sure
+            probs[index, :, R.UNREADABLE] = 1.0 - sure
+        return probs
+
+
+def test_a_die_two_looks_are_sure_of_different_values_is_left_unread(reader, monkeypatch):
+    assert 0.8 in R.RESCALED and 1.3 in R.RESCALED and R.TURNED_CONFIDENCE <= 0.91
+    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([R.Candidate(100.0, 100.0, 20.0, 0.9)], []))
+    monkeypatch.setattr(reader, "classify", TwoMindsClassifier())
+    (reading,) = reader.read(np.full((200, 200, 3), 128, np.uint8))
+    assert reading.value is None and reading.problem is not None  # not the surest look's 1
