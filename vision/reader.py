@@ -632,16 +632,16 @@ class DiceReader:
 
     def _look_again(self, frame, candidates: list[Candidate], probabilities: np.ndarray, which: list[int],
                     moves, least: float) -> None:
-        """Classifies each candidate in `which` again as each of `moves` changes it, and keeps in place the
-        look the classifier is surest of a value at, if it is surer than before and at least `least`. Where a look and
-        the one kept so far are each sure of another value (_disagree), the two are averaged and no further look is
-        taken: neither is trusted (bench/tracker.py's film 106: a yellow three read 3 at 0.8 times the detector's
-        extent, 0.91 sure, and 1 at 1.3 times, 0.94 sure, was announced a 1). Against the reader without it, the dev
-        validation part 502 dice of 635 read rather than 504 and 9 wrong rather than 10, the tune part 411 of 478
-        rather than 410 (6 wrong either way), the train part 1,433 rather than 1,448 (13 wrong either way), the
-        colour-labelled photos 179 of 198 and 10 wrong rather than 11; bench/vision.py's 200 generated scenes as rolls
-        1,057 of 1,200 rather than 1,059 (7 wrong either way), with a die cocked 487 as before (cocked dice given a
-        value 23 of 100 either way)."""
+        """Classifies each candidate in `which` again as each of `moves` changes it, and keeps in place the look the
+        classifier is surest of a value at, if it is surer than before and at least `least`. Where a look and the one
+        kept so far are each sure of another value (_disagree), the two are averaged, which leaves the die unsure, and
+        its other looks of these `moves` are not taken: neither value is trusted (bench/tracker.py's film 106: a yellow
+        three read 3 at 0.8 times the detector's extent, 0.91 sure, and 1 at 1.3 times, 0.94 sure, was announced a 1).
+        Against the reader without it, the dev validation part 502 dice of 635 read rather than 504 and 9 wrong rather
+        than 10, the tune part 411 of 478 rather than 410 (6 wrong either way), the train part 1,433 rather than 1,448
+        (13 wrong either way), the colour-labelled photos 179 of 198 and 10 wrong rather than 11; bench/vision.py's 200
+        generated scenes as rolls 1,057 of 1,200 rather than 1,059 (7 wrong either way), with a die cocked 487 as before
+        (cocked dice given a value 23 of 100 either way)."""
         if not which:
             return
         again = [move(candidates[k]) for move in moves for k in which]
