@@ -32,6 +32,7 @@ from calibration.learn import WashedOut, learn  # noqa: E402
 from synth.render import render, still_frame  # noqa: E402
 from synth.rolls import cocked_table_roll, laid_apart, table_roll, table_scene  # noqa: E402
 from synth.scene import Scene  # noqa: E402
+from synth.truth import Truth  # noqa: E402
 from vision import RollTracker, read_dice  # noqa: E402
 
 FPS = 15.0
@@ -44,24 +45,26 @@ OUTCOMES = ("announced right", "announced wrong", "re-roll asked", "missed")
 NOISE_DRAWS = 8
 
 
-def frames_of(scene: Scene) -> list[np.ndarray]:
-    return [render(still_frame(scene, index))[0] for index in range(NOISE_DRAWS)]
+def frames_of(scene: Scene) -> tuple[list[np.ndarray], Truth]:
+    """NOISE_DRAWS frames of the still scene, and its truth."""
+    shots = [render(still_frame(scene, index)) for index in range(NOISE_DRAWS)]
+    return [frame for frame, _ in shots], shots[0][1]
 
 
 def rolls_on(base: Scene, table: int, count: int):
     """(frames, {colour: sorted values}) of the table's first `count` rolls (synth.rolls.table_roll)."""
     rolls = []
     for index in range(count):
-        roll = table_roll(base, table, index)
-        dice = render(roll)[1].in_frame()
-        rolls.append((frames_of(roll), {colour: sorted(d.value for d in dice if d.colour == colour) for colour in
-                                        {d.colour for d in dice}}))
+        images, truth = frames_of(table_roll(base, table, index))
+        dice = truth.in_frame()
+        rolls.append((images, {colour: sorted(d.value for d in dice if d.colour == colour) for colour in
+                               {d.colour for d in dice}}))
     return rolls
 
 
 def cocked_rolls_on(base: Scene, table: int, count: int):
     """(frames, None) of the table's first `count` rolls with a die cocked (synth.rolls.cocked_table_roll)."""
-    return [(frames_of(cocked_table_roll(base, table, index)), None) for index in range(count)]
+    return [(frames_of(cocked_table_roll(base, table, index))[0], None) for index in range(count)]
 
 
 def judge(empty: list[np.ndarray], rolls, reader, calibration) -> tuple[Counter, Counter]:
@@ -131,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     for seed in range(args.tables):
         base, learned = calibrate_like_a_user(table_scene(seed), seed)
         refused += learned is None
-        empty = frames_of(base)
+        empty = frames_of(base)[0]
         rolls = rolls_on(base, seed, args.rolls)
         cocked = cocked_rolls_on(base, seed, args.cocked)
         line = []
