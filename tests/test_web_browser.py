@@ -306,6 +306,67 @@ def test_a_tap_is_not_lost_when_another_players_decision_redraws_the_phone(brows
     context.close()
 
 
+class QuestionsOfWhoIAm:
+    """Holds a page's questions to /api/me from when it opens until `answer_late()`, which answers each of them
+    with what the server said before: an answer that took the long way round."""
+
+    def __init__(self, page, opened: str, questions: int) -> None:
+        self.page = page
+        self.held = []
+        self.holding = True
+        page.route("**/api/me", self._hold)
+        page.goto(opened)
+        deadline = time.monotonic() + 10
+        while len(self.held) < questions:
+            assert time.monotonic() < deadline, f"the page asked /api/me {len(self.held)} times, not {questions}"
+            page.wait_for_timeout(20)
+        self.answer = self.held[0].fetch()
+        self.holding = False
+
+    def _hold(self, route) -> None:
+        if self.holding:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def answer_late(self) -> None:
+        for route in self.held:
+            with self.page.expect_request_finished(lambda request: request.url.endswith("/api/me")):
+                route.fulfill(response=self.answer)
+        self.page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # the answers handled and drawn
+
+
+def test_a_phone_stays_joined_when_an_older_question_is_answered_after_the_join(browser, app, host, address):
+    """The page asks who it plays (/api/me) as it opens; a tap on a name at once may be answered first. The older
+    answer, "no seat", must not send the phone back to the names while the game waits for its player (a whole
+    game in CI once stalled there: the roller's phone never showed Pass)."""
+    start_game(host)
+    host.post("/api/dice", json=ROLL)  # Ann's white-sum choice is awaited from here on
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    with screenshots_on_failure({"phone": page}, "older-answer-join"):
+        questions = QuestionsOfWhoIAm(page, address + "/", questions=2)  # the host controls', the phone's own
+        assert questions.answer.json()["seats"] == []
+        page.click("#join-0")
+        page.wait_for_selector("#pass")
+        questions.answer_late()
+        assert page.query_selector("#join-0") is None
+        assert page.query_selector("#pass") is not None
+    page.context.close()
+
+
+def test_host_controls_stay_unlocked_when_an_older_question_is_answered_after_the_pin(browser, app, address):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    with screenshots_on_failure({"table": page}, "older-answer-pin"):
+        questions = QuestionsOfWhoIAm(page, address + "/table", questions=1)  # the host controls'
+        assert questions.answer.json()["host"] is False
+        page.click("#host-button")
+        unlock_host(page, PIN)
+        page.wait_for_selector("#host-button.unlocked")
+        questions.answer_late()
+        assert page.get_attribute("#host-button", "aria-label") == "Host controls unlocked"
+    page.close()
+
+
 def test_the_table_screen_outlines_and_names_each_die(browser, app, table, address):
     table.camera_size(1280, 720)
     table.camera_state("watching", "Watching the table.")

@@ -194,9 +194,11 @@ const Qwixx = (() => {
   }
   function settleHost(ok) { hostWaiters.forEach((resolve) => resolve(ok)); hostWaiters = []; }
   let isHost = false;
+  let hostChanges = 0;
   const hostListeners = [];
   function setHost(value) {
     isHost = value;
+    hostChanges++;
     const button = $("#host-button");
     button.classList.toggle("unlocked", value);
     button.setAttribute("aria-label", value ? "Host controls unlocked" : "Unlock host controls");
@@ -304,7 +306,9 @@ const Qwixx = (() => {
 
   document.addEventListener("DOMContentLoaded", () => {
     initHost();
-    api("/api/me").then((me) => setHost(me.host)).catch(() => {});
+    const asked = hostChanges;
+    // A PIN typed while this question was on its way has answered it already, and more recently.
+    api("/api/me").then((me) => { if (hostChanges === asked) setHost(me.host); }).catch(() => {});
   });
 
   return {

@@ -96,6 +96,7 @@
     const attempt = () => api("/api/join", { person: index });
     try {
       me = person.joined ? await Qwixx.asHost(attempt) : await attempt();
+      meAsked++;  // an answer to a question asked before the join, still on its way, is older than this one
       chosenSeat = me.seats[0];
       render();
       const first = document.querySelector(".box.legal, #pass, #slot-0, #hand-0");
