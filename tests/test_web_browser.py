@@ -306,6 +306,38 @@ def test_a_tap_is_not_lost_when_another_players_decision_redraws_the_phone(brows
     context.close()
 
 
+def test_a_phone_waiting_for_the_answer_to_its_last_tap_shows_its_buttons_disabled(browser, app, host, table,
+                                                                                   address):
+    """A tap on Pass while the table has not yet answered the last one is not sent (no double decisions); so the
+    button must look it, not swallow the tap: here Ann's pass of the white sum is answered late, and Bob's and
+    Cy's passes meanwhile bring her coloured-dice choice, whose Pass waits, disabled, for that answer."""
+    start_game(host)
+    host.post("/api/dice", json=ROLL)
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    held = []
+    page.route("**/api/act", lambda route: held.append(route))
+    with screenshots_on_failure({"phone": page}, "answer-awaited"):
+        page.goto(address + "/")
+        page.click("#join-0")
+        page.click("#pass")
+        deadline = time.monotonic() + 10
+        while not held:
+            assert time.monotonic() < deadline, "the pass was not sent"
+            page.wait_for_timeout(20)
+        answer = held[0].fetch()  # Ann's pass reaches the table; its answer waits
+        for person in (1, 2):
+            other = app.test_client()
+            assert other.post("/api/join", json={"person": person}).status_code == 200
+            assert other.post("/api/act", json={"seat": person, "action": "pass"}).status_code == 200
+        page.wait_for_selector("#pass >> text=Pass (penalty −5)")  # the coloured-dice choice's Pass
+        assert page.is_disabled("#pass")
+        held[0].fulfill(response=answer)
+        page.unroute("**/api/act")
+        page.click("#pass")  # waits for the button to be enabled
+        wait_until(lambda: table.session.game.phase == "roll", "Ann's coloured-dice pass")
+    page.context.close()
+
+
 class QuestionsOfWhoIAm:
     """Holds a page's questions to /api/me from when it opens until `answer_late()`, which answers each of them
     with what the server said before: an answer that took the long way round."""

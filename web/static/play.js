@@ -44,27 +44,32 @@
     render();
   }
 
+  /* One decision at a time: until the table answers, the action bar's buttons are disabled, so that a second tap
+     neither decides twice nor vanishes unseen. */
   async function send(path, body) {
     if (busy) return;
     busy = true;
+    render();
     try {
       const next = await api(path, body);
       if (Qwixx.isNewer(next, state)) state = next;
       selected = null;
-      await refreshMe();
     } catch (failure) {
       toast(failure.message);  // an alert: screen readers read it at once
     } finally {
       busy = false;
       render();
     }
+    refreshMe();
   }
 
   function render() {
     if (!state) return;
     const game = state.game;
-    Qwixx.keepingFocus(() => root.replaceChildren(
-      ...(game === null ? noGame() : chosenSeat === null ? joinView(game) : playView(game))));
+    Qwixx.keepingFocus(() => {
+      root.replaceChildren(...(game === null ? noGame() : chosenSeat === null ? joinView(game) : playView(game)));
+      if (busy) root.querySelectorAll(".action-bar button").forEach((button) => { button.disabled = true; });
+    });
   }
 
   function noGame() {
