@@ -306,6 +306,15 @@ def test_a_tap_is_not_lost_when_another_players_decision_redraws_the_phone(brows
     context.close()
 
 
+def routed(page, condition, what: str) -> None:
+    """Waits up to 10 s for `condition()`, which a route handler makes true: Playwright calls handlers only while
+    the test is in one of its calls, so the wait is the page's, not time.sleep."""
+    deadline = time.monotonic() + 10
+    while not condition():
+        assert time.monotonic() < deadline, f"waited 10 s for {what}"
+        page.wait_for_timeout(20)
+
+
 def test_a_phone_waiting_for_the_answer_to_its_last_tap_shows_its_buttons_disabled(browser, app, host, table,
                                                                                    address):
     """A tap on Pass while the table has not yet answered the last one is not sent (no double decisions); so the
@@ -320,10 +329,7 @@ def test_a_phone_waiting_for_the_answer_to_its_last_tap_shows_its_buttons_disabl
         page.goto(address + "/")
         page.click("#join-0")
         page.click("#pass")
-        deadline = time.monotonic() + 10
-        while not held:
-            assert time.monotonic() < deadline, "the pass was not sent"
-            page.wait_for_timeout(20)
+        routed(page, lambda: held, "the pass sent")
         answer = held[0].fetch()  # Ann's pass reaches the table; its answer waits
         for person in (1, 2):
             other = app.test_client()
@@ -348,10 +354,7 @@ class QuestionsOfWhoIAm:
         self.holding = True
         page.route("**/api/me", self._hold)
         page.goto(opened)
-        deadline = time.monotonic() + 10
-        while len(self.held) < questions:
-            assert time.monotonic() < deadline, f"the page asked /api/me {len(self.held)} times, not {questions}"
-            page.wait_for_timeout(20)
+        routed(page, lambda: len(self.held) >= questions, f"{questions} questions to /api/me")
         self.answer = self.held[0].fetch()
         self.holding = False
 
