@@ -7,7 +7,8 @@ DIR_OR_LABELS is a label file (values.json / labels.json format) or a folder hol
 are reported per part (vision/training/devset.py): "validation" (a fixed fifth never trained on or tuned
 on: the honest figure), "tune" (never trained on; the reader's thresholds were set on it), "train" (seen in
 training), "duplicate" (repeats of validation or tune photos, used for nothing) and "colour-labelled"
-(labels.json, never trained on, colours scored too). Each part, and each generated set, also says how many of its
+(labels.json, never trained on, colours scored too); the few published values a photo plainly contradicts are
+scored as the photo shows them (devset.LABEL_FIXES). Each part, and each generated set, also says how many of its
 missed dice were read just beside their box, and with what value (vision.scoring.read_beside): on an oblique view a
 die read by its side face is missed and a false die by the scoring rules, yet most likely a wrong value.
 Generated scenes are synth.random_scene(seed) for seeds 0..N-1 (the six Qwixx dice, every condition
