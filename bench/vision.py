@@ -44,7 +44,8 @@ from calibration.learn import average  # noqa: E402
 from synth.generate import LIGHTS  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.readings import QWIXX_ROLL  # noqa: E402
-from vision.scoring import TruthDie, cocked_given_a_value, full_set_named_wrong, read_beside, score  # noqa: E402
+from vision.scoring import (TruthDie, cocked_given_a_value, full_set_named_wrong, matched, outcomes,  # noqa: E402
+                            read_beside, score)
 from vision.training import devset  # noqa: E402
 
 
@@ -106,8 +107,11 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
         clean = counts["correct"] == len(truth) and counts["false"] == 0
         perfect[photo.part] += clean
         if not clean:
+            labels = [{"value": die.value, "bbox": die.bbox, "colour": die.colour, "outcome": outcome,
+                       "read": None if reading is None else [reading.colour, reading.value]}
+                      for die, outcome, reading in zip(truth, outcomes(truth, readings), matched(truth, readings))]
             mistakes.append({"file": photo.name, "part": photo.part, **{k: counts[k] for k in counts if counts[k]},
-                             "dice": [r.to_json() for r in readings]})
+                             "labels": labels, "dice": [r.to_json() for r in readings]})
     titles = {"validation": "dev validation (never trained or tuned on: the real figure)",
               "tune": "dev tune part (never trained on; thresholds set on it)",
               "train": "dev train part (trained on: optimistic)",
@@ -228,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
                         "leaning.onnx, centring.onnx and side-face.onnx to measure instead of the reader's own")
     parser.add_argument("--part", action="append", choices=["validation", "tune", "train", "duplicate", "colour-labelled"],
                         help="score only these parts of the dev photos (default: all)")
-    parser.add_argument("--errors", type=Path, help="write the images with mistakes to this JSON-lines file")
+    parser.add_argument("--errors", type=Path, help="write the images with mistakes to this JSON-lines file: each "
+                        "labelled die with its outcome and the reading matched to it, and every reading")
     args = parser.parse_args(argv)
     size = tuple(int(v) for v in args.size.split("x"))
     cv2.setNumThreads(1)

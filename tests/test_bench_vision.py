@@ -1,4 +1,5 @@
-"""bench/vision.py renders its generated scenes once into a cache, and again when the generator changes."""
+"""bench/vision.py renders its generated scenes once into a cache, and again when the generator changes; its mistakes
+file says what became of each labelled die."""
 import json
 import runpy
 from pathlib import Path
@@ -46,3 +47,30 @@ def test_a_light_and_a_mean_of_still_frames_are_drawn_and_cached_apart(tmp_path)
     noiseless = render(replace(scene, effects=replace(scene.effects, noise=0.0)))[0].astype(np.float32)
     # The mean of four frames of fresh sensor noise holds about half the noise of one.
     assert np.std(mean - noiseless) < 0.7 * np.std(single - noiseless)
+
+
+class ReadsThese:
+    """A stand-in reader that reports the same dice for every image."""
+
+    def __init__(self, *readings):
+        self.readings = list(readings)
+
+    def read(self, image):
+        return self.readings
+
+
+def test_the_mistakes_file_gives_each_labelled_die_its_outcome_and_the_reading_matched_to_it(tmp_path, capsys):
+    from vision.readings import DieReading
+    from vision.training.devset import LabelledDie, LabelledPhoto
+
+    bench = runpy.run_path(str(BENCH))
+    cv2.imwrite(str(tmp_path / "table.png"), np.zeros((100, 100, 3), np.uint8))
+    photo = LabelledPhoto(tmp_path / "table.png", "table.png", (LabelledDie(3, (10, 10, 30, 30)),
+                                                              LabelledDie(5, (60, 60, 80, 80))), "tune")
+    wrong = DieReading("white", 2, 0.95, (20.0, 20.0), ((10.0, 10.0), (30.0, 10.0), (30.0, 30.0), (10.0, 30.0)))
+    bench["score_photos"](ReadsThese(wrong), [photo], tmp_path / "mistakes.json")
+    [line] = (tmp_path / "mistakes.json").read_text().splitlines()
+    mistake = json.loads(line)
+    assert mistake["file"] == "table.png" and mistake["dice"] == [wrong.to_json()]
+    assert [(label["value"], label["outcome"], label["read"]) for label in mistake["labels"]] == [
+        (3, "confident-wrong", ["white", 2]), (5, "missed", None)]
