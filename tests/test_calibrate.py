@@ -186,12 +186,11 @@ def calibrated_roll(table: int, roll: int, cocked: bool = False):
 
 
 def test_the_calibrated_reader_finds_dice_where_the_table_changed():
-    # On a red polka-dot cloth the detector sees few of the dice (4 of 6 read, with the finer look at a roll short of
-    # dice; 3 without it); against the empty table they stand out.
-    assert table_scene(26).table.kind == "patterned"
-    learned, image, dice = calibrated_roll(26, 4)
+    # On a fine purple gingham the detector sees few of the dice (2 of 6 read); against the empty table they stand out.
+    assert table_scene(21).table.kind == "patterned"
+    learned, image, dice = calibrated_roll(21, 1)
     assert correct(read_dice(image, learned, QWIXX_ROLL), dice) == len(dice) == 6
-    assert correct(read_dice(image, replace(learned, empty_table=None), QWIXX_ROLL), dice) <= 4
+    assert correct(read_dice(image, replace(learned, empty_table=None), QWIXX_ROLL), dice) <= 3
 
 
 def test_a_white_die_on_a_white_square_is_found_beside_its_shadow():

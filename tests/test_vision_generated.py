@@ -18,12 +18,13 @@ SEEDS = (9001, 9002)  # far from the training seeds (vision.training.synth_scene
 CONFIDENT_WRONG_AT_MOST = 0.06
 MISSED_AT_MOST = 0.12
 CORRECT_AT_LEAST = 0.4
-# A die resting cocked on each of these seeds. Read one at a time the reader gives a value to 10 of the 20, read as
-# a Qwixx roll (the tracker's way, where the leaning network may doubt a die) to 6 (issue 3: it must give none); the
-# floors catch it getting worse. It gave 2 of 20 while synth always cocked the blue die and the networks had learned
+# A die resting cocked on each of these seeds. Read one at a time the reader gives a value to 12 of the 20 (9 before
+# the detector looked at mirror images too: it finds two it missed; 34 of bench/vision.py's 100 either way), read as
+# a Qwixx roll (the tracker's way, where the leaning network may doubt a die) to 5 (issue 3: it must give none); the
+# bounds catch it getting worse. It gave 2 of 20 while synth always cocked the blue die and the networks had learned
 # the colour (vision/training/leaning.py).
 COCKED_SEEDS = tuple(range(9101, 9121))
-COCKED_GIVEN_AT_MOST = {"alone": 10, "roll": 7}
+COCKED_GIVEN_AT_MOST = {"alone": 13, "roll": 6}
 # Coloured light, read one die at a time and as one Qwixx roll: on these seeds the reader names 21 of 126
 # colours wrong alone and 11 as a roll (14 with Bookworm's OpenCV 4.6 and numpy 1.24), and makes no roll a
 # full set with a colour wrong.

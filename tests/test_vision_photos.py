@@ -1,7 +1,7 @@
 """The reader on real photos (tests/data/photos, BSD- and MIT-licensed, never trained on), and the read command on one.
 
 No photo may get a wrong value; over the six, at least three dice in four must be read (the reader reads
-44 of the 47, 94%, below the issue's goal of 95%: the bound guards against getting worse).
+46 of the 47: the bound guards against getting worse).
 """
 import json
 from collections import Counter
@@ -48,16 +48,17 @@ def test_most_dice_of_the_real_photos_are_read(counts):
     assert total["correct"] >= 0.75 * sum(len(p["dice"]) for p in LABELS), total
 
 
-@pytest.mark.parametrize("photo", ["IMG_0771.jpg", "qzTOSU7oWkEHnexWoNBT.jpg"])
-def test_dice_too_small_for_the_first_level_are_found_in_a_small_frame(reader, monkeypatch, photo):
-    """Two 640x640 photos of a game board with dice of 10-17 pixels, below the smallest die the pyramid
-    looks for (16 pixels there): the full-resolution search of a small frame finds and reads them both."""
+@pytest.mark.parametrize("photo, missed_without", [("IMG_0771.jpg", 2), ("qzTOSU7oWkEHnexWoNBT.jpg", 1)])
+def test_dice_too_small_for_the_first_level_are_found_in_a_small_frame(reader, monkeypatch, photo, missed_without):
+    """Two 640x640 photos of a game board with two dice each of 10-17 pixels, below the smallest die the pyramid
+    looks for (16 pixels there): the full-resolution search of a small frame finds and reads them all, where the
+    pyramid alone misses three of the four."""
     labels = next(p for p in LABELS if p["file"] == photo)
     truth = [TruthDie(d["value"], tuple(d["bbox"])) for d in labels["dice"]]
     frame = cv2.imread(str(PHOTOS / photo))
     assert score(truth, reader.read(frame))["correct"] == 2
     monkeypatch.setattr(vision.reader, "TINY_FRAME", 0)
-    assert score(truth, reader.read(frame))["missed"] == 2
+    assert score(truth, reader.read(frame))["missed"] == missed_without
 
 
 @pytest.mark.parametrize("tiny, reported", [(False, 1), (True, 0)])
