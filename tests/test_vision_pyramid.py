@@ -1,10 +1,11 @@
 """The detector's pyramid: each level, however many halvings and resizes made it, maps back onto the frame where the
-frame shows what the level shows (a die placed half a pixel off on a low level is a pixel or more off in the frame)."""
+frame shows what the level shows (a die placed half a pixel off on a low level is a pixel or more off in the frame),
+and what the detector finds in a level's mirror image maps back onto the level."""
 import cv2
 import numpy as np
 import pytest
 
-from vision.reader import _pyramid
+from vision.reader import DiceReader, _pyramid
 
 
 def spot(width: int, height: int, x: float, y: float, sigma: float = 9.0) -> np.ndarray:
@@ -30,3 +31,32 @@ def test_every_level_maps_back_onto_the_spot_it_shows(width, height):
         # A quarter of a frame pixel, or a tenth of a level pixel on a level too small to place the spot closer.
         assert abs(cx * ax + bx - x) < max(0.25, 0.1 * ax), (level.shape, cx * ax + bx, x)
         assert abs(cy * ay + by - y) < max(0.25, 0.1 * ay), (level.shape, cy * ay + by, y)
+
+
+class LeftHandedDetector:
+    """Stands in for the detector network: finds the bright spot of each input (a heat peak at its centroid, in the
+    network's output at a quarter of the input's resolution) only when it lies in the input's left half."""
+
+    def setInput(self, blob):  # noqa: N802 (cv2.dnn's name)
+        self.blob = blob
+
+    def forward(self):
+        count, _, height, width = self.blob.shape
+        out = np.zeros((count, 4, height // 4, width // 4), np.float32)
+        out[:, 0] = -10.0
+        for index, image in enumerate(self.blob):
+            brightness = image[0] - image[0].min()
+            rows, columns = np.indices(brightness.shape)
+            cx, cy = (columns * brightness).sum() / brightness.sum(), (rows * brightness).sum() / brightness.sum()
+            if cx < width / 2:
+                i, j = int(cy // 4), int(cx // 4)
+                out[index, :, i, j] = (5.0, 0.0, (cx - (j * 4 + 1.5)) / 4, (cy - (i * 4 + 1.5)) / 4)
+        return out
+
+
+@pytest.mark.parametrize("x", [101.3, 297.6])
+def test_a_die_the_detector_finds_only_in_the_mirror_image_is_placed_where_it_lies(x):
+    reader = DiceReader.__new__(DiceReader)  # the other networks are not needed
+    reader.detector = LeftHandedDetector()
+    xs, ys, _, _ = reader._peaks(spot(400, 240, x, 131.7))
+    assert len(xs) == 1 and abs(xs[0] - x) < 0.25 and abs(ys[0] - 131.7) < 0.25, (xs, ys)
