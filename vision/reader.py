@@ -513,11 +513,11 @@ class DiceReader:
         product way (calibrated, named together) 91 rolls of 100 announced rather than 90 and 1 cocked roll of 100
         rather than 2, uncalibrated 90 rather than 89 and 1 rather than 0. Mirroring every level but the first
         (the costly one) read no more of the generated scenes. Left to right, not top to bottom: turned upside down
-        a camera's lean shows the dice's sides where the detector never saw them (validation 504 read, 9 wrong), and a
-        level shifted by half the detector's stride instead read 505 (8 wrong). It costs 25% more time per 1280x720 frame, 35% at
-        640x480 (medians of the ratios, the two ways in turn on 40 generated frames; script outside the
-        repository); bench/vision.py's median per frame, each way in a run of its own, 43.2 ms rather than 32.8 at
-        1280x720, 53.8 rather than 41.1 at 640x480."""
+        a camera's lean shows the dice's sides where the detector never saw them (validation 504 read, 9 wrong), and
+        a level shifted by half the detector's stride instead read 505 (8 wrong). It costs 25% more time per
+        1280x720 frame, 35% at 640x480 (medians of the ratios, the two ways in turn on 40 generated frames; script
+        outside the repository); bench/vision.py's median per frame, each way in a run of its own, 43.2 ms rather
+        than 32.8 at 1280x720, 53.8 rather than 41.1 at 640x480."""
         blob = _blob([level])
         self.detector.setInput(np.concatenate([blob, blob[..., ::-1]]))
         seen, mirrored = (_heat_peaks(out) for out in self.detector.forward())
