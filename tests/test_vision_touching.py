@@ -227,3 +227,26 @@ def test_the_finer_level_is_finer_than_the_first(monkeypatch):
     frame = np.full((720, 1280, 3), 128, np.uint8)
     assert reader._finer_peaks(frame) == [] and reader.find(frame) == []
     assert widths[0] == round(1280 * R.FINER * reader.levels(frame.shape, None)[0]) and widths[0] > widths[1]
+
+
+class MirrorLeaningNetwork:
+    """Stands in for cv2.dnn's leaning network: sure that a die leans in the mirror images it is sent (the second half
+    of the batch, which it checks are the first half's), sure that it lies flat in the others."""
+
+    def setInput(self, blob):  # noqa: N802 (cv2.dnn's name)
+        half = len(blob) // 2
+        assert np.array_equal(blob[half:], blob[:half][..., ::-1])
+        self.half = half
+
+    def forward(self):
+        leaning = np.repeat([-20.0, 20.0], self.half)
+        return np.stack([np.zeros_like(leaning), leaning], axis=1)
+
+
+def test_the_leaning_network_sees_each_quarter_turn_and_its_mirror_image():
+    reader = R.DiceReader.__new__(R.DiceReader)  # the networks other than this one are not needed
+    reader.leaning = MirrorLeaningNetwork()
+    frame = np.random.default_rng(1).integers(0, 255, (100, 200, 3), np.uint8)
+    dice = [R.Candidate(50.0, 50.0, 20.0, 1.0), R.Candidate(140.0, 40.0, 24.0, 1.0)]
+    assert reader.leaning_probability(frame, dice) == pytest.approx([0.5, 0.5])
+    assert reader.leaning.half == 4 * len(dice)
