@@ -518,8 +518,7 @@ class DiceReader:
         1280x720 frame, 35% at 640x480 (medians of the ratios, the two ways in turn on 40 generated frames; script
         outside the repository); bench/vision.py's median per frame, each way in a run of its own, 43.2 ms rather
         than 32.8 at 1280x720, 53.8 rather than 41.1 at 640x480."""
-        blob = _blob([level])
-        self.detector.setInput(np.concatenate([blob, blob[..., ::-1]]))
+        self.detector.setInput(_and_mirrored(_blob([level])))
         seen, mirrored = (_heat_peaks(out) for out in self.detector.forward())
         x, y, extent, score = (np.concatenate(pair) for pair in zip(seen, mirrored))
         x[len(seen[0]):] = level.shape[1] - 1 - x[len(seen[0]):]
@@ -823,7 +822,7 @@ class DiceReader:
         if not candidates:
             return []
         crops = _turned_crops(frame, candidates, geometry.LEANING_MARGIN, geometry.LEANING_SIZE, range(4))
-        self.leaning.setInput(np.concatenate([crops, crops[..., ::-1]]))
+        self.leaning.setInput(_and_mirrored(crops))
         leaning = _softmax(self.leaning.forward())[:, 1]
         return leaning.reshape(8, len(candidates)).mean(axis=0).tolist()
 
@@ -833,8 +832,7 @@ class DiceReader:
         if self.side_face is None or not read:
             return readings
         crops = [geometry.side_face_crop(frame, readings[k].center, readings[k].edge) for k in read]
-        mirrored = [np.ascontiguousarray(crop[:, ::-1]) for crop in crops]
-        self.side_face.setInput(_blob(crops + mirrored))
+        self.side_face.setInput(_and_mirrored(_blob(crops)))
         side = _softmax(self.side_face.forward())[:, 1].reshape(2, len(read)).mean(axis=0)
         doubted = list(readings)
         for k, probability in zip(read, side):
@@ -908,6 +906,11 @@ def _turned_crops(frame: np.ndarray, candidates: list[Candidate], margin: float,
 def _blob(crops: list[np.ndarray]) -> np.ndarray:
     """The networks' input batch (geometry.PIXEL_MEAN and PIXEL_SCALE)."""
     return cv2.dnn.blobFromImages(crops, geometry.PIXEL_SCALE, None, (geometry.PIXEL_MEAN,) * 3)
+
+
+def _and_mirrored(blob: np.ndarray) -> np.ndarray:
+    """A network's input batch followed by the mirror image (left to right) of each of its inputs."""
+    return np.concatenate([blob, blob[..., ::-1]])
 
 
 def _darkened(crop: np.ndarray) -> np.ndarray:
