@@ -22,7 +22,7 @@ rests cocked (ruling 9: it must be re-rolled), and says how many of those dice w
 table would most likely see announced wrong. Read as rolls, it also counts the rolls whose colours come out as the
 full Qwixx set with a die named a colour it is not, and of those the ones with every value read: announced wrong.
 Runs on one core (cv2.setNumThreads(1)); speed is the median over generated frames with the six dice
-of the time `read` takes.
+of the time `read` takes, each die read alone and the frame read as one Qwixx roll (the tracker's way).
 """
 from __future__ import annotations
 
@@ -197,14 +197,15 @@ def score_generated(reader: DiceReader, scenes, title: str, dice_set=None) -> No
               f"({sum(named_wrong)} with every value read: announced wrong)")
 
 
-def speed(reader: DiceReader, frames: list[np.ndarray], repeats: int = 3) -> tuple[float, float]:
-    """Median milliseconds per frame: processor time of this (single-threaded) process, and wall time.
-    On a shared machine the processor time is the fairer figure for one core."""
+def speed(reader: DiceReader, frames: list[np.ndarray], dice_set=None, repeats: int = 3) -> tuple[float, float]:
+    """Median milliseconds per frame read with `dice_set` (DiceReader.read): processor time of this
+    (single-threaded) process, and wall time. On a shared machine the processor time is the fairer figure for one
+    core."""
     processor, wall = [], []
     for frame in frames:
         for _ in range(repeats):
             started, started_processor = time.perf_counter(), time.process_time()
-            reader.read(frame)
+            reader.read(frame, dice_set=dice_set)
             processor.append((time.process_time() - started_processor) * 1000)
             wall.append((time.perf_counter() - started) * 1000)
     return statistics.median(processor), statistics.median(wall)
@@ -251,9 +252,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.speed:
         for size in ((1280, 720), (640, 480)):
             frames = [frame for frame, _ in generated_scenes(args.speed, size, args.cache)]
-            processor, wall = speed(reader, frames)
-            print(f"median ms per frame at {size[0]}x{size[1]} with six dice, one core: {processor:.1f} "
-                  f"processor time, {wall:.1f} wall time ({len(frames)} generated frames)")
+            for way, dice_set in (("each die alone", None), ("as one Qwixx roll", QWIXX_ROLL)):
+                processor, wall = speed(reader, frames, dice_set)
+                print(f"median ms per frame at {size[0]}x{size[1]} with six dice, one core, {way}: {processor:.1f} "
+                      f"processor time, {wall:.1f} wall time ({len(frames)} generated frames)")
     return 0
 
 

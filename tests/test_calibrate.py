@@ -216,7 +216,7 @@ def test_a_detector_peak_on_the_unchanged_table_hides_no_die(monkeypatch):
     reader = DiceReader()
     scale = reader.levels(frame.shape, calibration)[0]
     between = (483.0, 270.0)
-    monkeypatch.setattr(reader, "_peaks", lambda level: tuple(np.array([v]) for v in (*np.multiply(between, scale),
+    monkeypatch.setattr(reader, "_peaks", lambda level, *_: tuple(np.array([v]) for v in (*np.multiply(between, scale),
                                                                                      30 * scale, 0.6)))
     found = reader.find(frame, calibration)
     assert any(math.dist((c.x, c.y), between) < 3 for c in found)

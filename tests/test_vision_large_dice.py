@@ -52,7 +52,7 @@ def test_the_reader_reports_the_die_not_its_pip(monkeypatch):
     the die as a five and the pip as a one."""
     reader = R.DiceReader()
     monkeypatch.setattr(reader, "levels", lambda shape, calibration: [1.0])
-    monkeypatch.setattr(reader, "_peaks", lambda level: (
+    monkeypatch.setattr(reader, "_peaks", lambda level, *_: (
         np.array([PIP.x, DIE.x]), np.array([PIP.y, DIE.y]), np.array([PIP.extent, DIE.extent]),
         np.array([PIP.score, DIE.score])))
 
@@ -119,7 +119,7 @@ def test_the_reader_reports_two_dice_not_the_die_they_seem_to_make_together(monk
     reader = R.DiceReader()
     pair = Candidate(390.0, 280.0, 190.0, 0.9)
     first, second = Candidate(382.0, 246.0, 34.0, 0.8), Candidate(404.0, 310.0, 37.0, 0.6)
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([pair, first, second], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_: ([pair, first, second], []))
 
     def classify(frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))

@@ -67,7 +67,7 @@ def test_what_only_the_full_resolution_search_finds_is_reported_only_with_a_valu
     found it, left out when only the full-resolution search of a small frame did (there it is mostly not a die)."""
     reader = DiceReader()
     candidate = vision.reader.Candidate(50.0, 50.0, 14.0, 0.9, tiny=tiny)
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([candidate], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_: ([candidate], []))
     monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
 
     def unsure_die(frame, candidates, turns=range(vision.reader.VIEWS), networks=(), recolour=None):

@@ -86,7 +86,7 @@ class TurnedClassifier:
 
 
 def read_one(reader, monkeypatch, classifier):
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", classifier)
     (reading,) = reader.read(np.full((200, 200, 3), 128, np.uint8))
     return reading
@@ -197,7 +197,7 @@ def test_a_die_pale_with_the_lamp_mirrored_in_it_is_read_darkened():
 
 def test_with_a_calibration_the_first_classifier_alone_takes_the_first_look(reader, monkeypatch):
     classifiers = TwoClassifiers(reader, 0.97, 0.3)
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", classifiers)
     frame = np.full((200, 200, 3), 128, np.uint8)
     calibrated = reader._first_look(calibration=object())
@@ -231,23 +231,23 @@ def test_a_thing_is_reported_as_a_die_only_when_the_classifier_is_sure_enough_it
         probs[:, :, 4] = die_probability  # surely a four, if a die at all
         return probs
 
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", classifier)
     readings = reader.read(np.full((200, 200, 3), 128, np.uint8))
     assert [r.value for r in readings] == ([4] if reported else [])
 
 
 def test_a_die_read_only_as_a_white_die_in_a_generated_roll(monkeypatch):
-    """bench/vision.py's generated scene 119: the yellow six is left unread in its turns, darkened too; seen as a
-    white die it reads 6."""
+    """bench/vision.py's generated scene 29: the yellow five is left unread in its turns, darkened too; seen as a
+    white die it reads 5."""
     from synth import random_scene, render
     from vision.readings import QWIXX_ROLL
 
-    frame, truth = render(random_scene(119, size=(1280, 720)))
-    assert ("yellow", 6, None) in [(d.colour, d.value, d.problem) for d in truth.dice]
+    frame, truth = render(random_scene(29, size=(1280, 720)))
+    assert ("yellow", 5, None) in [(d.colour, d.value, d.problem) for d in truth.dice]
     reader = R.DiceReader()
     yellow = [r for r in reader.read(frame, dice_set=QWIXX_ROLL) if r.colour == "yellow"]
-    assert [r.value for r in yellow] == [6]
+    assert [r.value for r in yellow] == [5]
     monkeypatch.setattr(R, "AS_WHITE_CONFIDENCE", 1.01)
     yellow = [r for r in reader.read(frame, dice_set=QWIXX_ROLL) if r.colour == "yellow"]
     assert [r.value for r in yellow] == [None]
@@ -267,7 +267,7 @@ class TwoMindsClassifier:
 
 def test_a_die_two_looks_are_sure_of_different_values_is_left_unread(reader, monkeypatch):
     assert 0.8 in R.RESCALED and 1.3 in R.RESCALED and R.TURNED_CONFIDENCE <= 0.91
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([R.Candidate(100.0, 100.0, 20.0, 0.9)], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 20.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", TwoMindsClassifier())
     (reading,) = reader.read(np.full((200, 200, 3), 128, np.uint8))
     assert reading.value is None and reading.problem is not None  # not the surest look's 1

@@ -102,7 +102,7 @@ def read_two(monkeypatch, apart, tilted, leaning, dice_set=None, classifier=None
     with `tilted`, or `classifier`) and the leaning network finds `leaning`."""
     reader = R.DiceReader(doubt_side_faces=False)  # the frames hold nothing for it to look at
     candidates = [R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(100.0 + apart, 100.0, 30.0, 0.9)]
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: (candidates, []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_: (candidates, []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classifier or TiltedInOneTurn(tilted))
     monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [leaning[candidates.index(d)] for d in dice])
@@ -150,7 +150,7 @@ def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(m
             probs[index, :, 4] = die_probability[candidate.x]
         return probs
 
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: (candidates, []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_: (candidates, []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classify)
     monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [0.0] * len(dice))
@@ -177,7 +177,7 @@ def test_in_a_roll_an_unreadable_die_touching_another_that_leans_is_called_cocke
             probs[index, :, 5] = 0.0 if candidate is sure_four else 0.25
         return probs
 
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([sure_four, unsure], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_: ([sure_four, unsure], []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classify)
     monkeypatch.setattr(reader, "leaning_probability",
@@ -211,8 +211,8 @@ def test_in_a_roll_short_of_a_die_hidden_peaks_are_looked_at(monkeypatch, hidden
 
     hidden = [beside_it, on_second]
     suppressed = hidden if hidden_by == "a stronger peak" else []
-    monkeypatch.setattr(reader, "places", lambda frame, calibration=None: ([on_first], suppressed))
-    monkeypatch.setattr(reader, "_finer_peaks", lambda frame, calibration=None: [] if suppressed else hidden)
+    monkeypatch.setattr(reader, "places", lambda frame, *_: ([on_first], suppressed))
+    monkeypatch.setattr(reader, "_finer_peaks", lambda frame, *_: [] if suppressed else hidden)
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classify)
     monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [0.0] * len(dice))
@@ -223,7 +223,7 @@ def test_in_a_roll_short_of_a_die_hidden_peaks_are_looked_at(monkeypatch, hidden
 def test_the_finer_level_is_finer_than_the_first(monkeypatch):
     reader = R.DiceReader(doubt_side_faces=False)  # the frames hold nothing for it to look at
     widths = []
-    monkeypatch.setattr(reader, "_peaks", lambda level: widths.append(level.shape[1]) or (np.zeros(0),) * 4)
+    monkeypatch.setattr(reader, "_peaks", lambda level, *_: widths.append(level.shape[1]) or (np.zeros(0),) * 4)
     frame = np.full((720, 1280, 3), 128, np.uint8)
     assert reader._finer_peaks(frame) == [] and reader.find(frame) == []
     assert widths[0] == round(1280 * R.FINER * reader.levels(frame.shape, None)[0]) and widths[0] > widths[1]
