@@ -1,14 +1,14 @@
 """The detector's pyramid: each level, however many halvings and resizes made it, maps back onto the frame where the
 frame shows what the level shows (a die placed half a pixel off on a low level is a pixel or more off in the frame),
-what the detector finds in a level's mirror image maps back onto the level, and a roll is looked at in the mirror
-only when it is short of dice."""
+what the detector finds in a level's mirror image maps back onto the level, and a roll is searched thoroughly (in
+the mirror, a small frame at full size) only when it is short of dice."""
 import cv2
 import numpy as np
 import pytest
 
 from synth import random_scene, render
 from vision import QWIXX_ROLL
-from vision.reader import DiceReader, _pyramid
+from vision.reader import TINY_FRAME, DiceReader, _pyramid
 
 
 def spot(width: int, height: int, x: float, y: float, sigma: float = 9.0) -> np.ndarray:
@@ -66,14 +66,14 @@ def test_a_die_the_detector_finds_only_in_the_mirror_image_is_placed_where_it_li
 
 
 class RightBlindDetector:
-    """The reader's detector, blind to the right half of every image it is given (no heat there), keeping the size of
-    each batch it is given: 2 when it is asked to look at a mirror image too."""
+    """The reader's detector, blind to the right half of every image it is given (no heat there), keeping the shape of
+    each batch it is given: (2, 3, height, width) when it is asked to look at a mirror image too."""
 
     def __init__(self, detector, blind: bool = True):
         self.detector, self.blind, self.batches = detector, blind, []
 
     def setInput(self, blob):  # noqa: N802 (cv2.dnn's name)
-        self.batches.append(len(blob))
+        self.batches.append(blob.shape)
         self.detector.setInput(blob)
 
     def forward(self):
@@ -86,29 +86,33 @@ class RightBlindDetector:
 ROLL_SEED = 9026  # a felt table in neutral light: two dice in the frame's left half, four in its right, all read
 
 
-@pytest.fixture(scope="module")
-def roll():
-    frame, truth = render(random_scene(ROLL_SEED, table="felt", light="neutral"))
+def roll(size=(1280, 720)):
+    frame, truth = render(random_scene(ROLL_SEED, table="felt", light="neutral", size=size))
     return frame, sorted((die.colour, die.value) for die in truth.in_frame())
 
 
-def test_a_roll_read_as_the_set_is_not_looked_at_in_the_mirror(roll):
-    frame, dice = roll
+@pytest.mark.parametrize("size", [(1280, 720), (640, 480)])
+def test_a_roll_read_as_the_set_is_searched_quickly(size):
+    """Neither in the mirror nor, in a small frame (TINY_FRAME), at full size."""
+    frame, dice = roll(size)
     reader = DiceReader()
     reader.detector = RightBlindDetector(reader.detector, blind=False)
     readings = reader.read(frame, dice_set=QWIXX_ROLL)
     assert sorted((r.colour, r.value) for r in readings) == dice
-    assert set(reader.detector.batches) == {1}
-    reader.read(frame)  # not a roll: the mirror too, always
-    assert set(reader.detector.batches) == {1, 2}
+    assert {shape[0] for shape in reader.detector.batches} == {1}
+    assert all(shape[2:] != frame.shape[:2] for shape in reader.detector.batches)
+    reader.read(frame)  # not a roll: searched thoroughly, always
+    assert {shape[0] for shape in reader.detector.batches} == {1, 2}
+    small = frame.shape[0] * frame.shape[1] <= TINY_FRAME
+    assert any(shape[2:] == frame.shape[:2] for shape in reader.detector.batches) == small
 
 
-def test_a_roll_short_of_dice_is_read_again_with_the_mirror(roll):
-    frame, dice = roll
+def test_a_roll_short_of_dice_is_read_again_with_the_mirror():
+    frame, dice = roll()
     reader = DiceReader()
     reader.detector = RightBlindDetector(reader.detector)
     # Without the mirror a detector blind to the right half finds only the two dice on the left.
-    assert len(reader._read(frame, None, QWIXX_ROLL, mirrored=False)) == 2
+    assert len(reader._read(frame, None, QWIXX_ROLL, thorough=False)) == 2
     readings = reader.read(frame, dice_set=QWIXX_ROLL)
     assert sorted((r.colour, r.value) for r in readings) == dice
-    assert 2 in reader.detector.batches
+    assert 2 in {shape[0] for shape in reader.detector.batches}

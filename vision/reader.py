@@ -10,8 +10,8 @@ How it works, and why:
    full size, for dice the first level shows too small to be found well. Learned centres separate touching
    dice and ignore most clutter at a cost of a few milliseconds, where colour or edge thresholds would depend
    on the table. Each level is looked at as it is and mirrored: so small a network misses dice one way that it
-   finds the other (DiceReader._peaks). A roll of a known set is read without the mirror first, and with it only
-   when the dice read are not the set (DiceReader.read).
+   finds the other (DiceReader._peaks). A roll of a known set is first searched without the mirror images and
+   the small frame's full size, and with them only when the dice read are not the set (DiceReader.read).
 2. Read each die. A crop around each candidate, cut from the full-resolution frame, goes to a second
    small network (models/classifier.onnx): not a die, 1-6, or a die whose top cannot be read (cocked,
    hidden), in VIEWS quarter turns. The detector's box is often a tenth of a die off and a fifth too large
@@ -368,30 +368,34 @@ class DiceReader:
         """Every die in the frame. `dice_set` (colour: count), when the frame shows one roll of a known set
         such as Qwixx's, lets the colours be named together (colour.name_as_set).
 
-        A roll of a known set is first read with the detector looking at the frame alone, and again with it also
-        looking at the mirror image (see _peaks) only when the dice read are not the set: what the mirror finds that
-        the frame alone does not is a die missing from a roll. Against the mirror in every roll: bench/vision.py's 200
+        A roll of a known set is first searched quickly, each level of the frame as it is, and read again after a
+        thorough search (each level's mirror image too, see _peaks, and a small frame at full size, TINY_FRAME) only
+        when the dice read are not the set: what the thorough search finds that the quick one does not is a die
+        missing from a roll. Against the mirror in every roll: bench/vision.py's 200
         generated scenes as rolls 1,057 dice of 1,200 read rather than 1,060, 6 wrong rather than 5, 121 images fully
         right rather than 119 (16 of the 200 read again); of its 100 scenes with a die cocked, 493 read rather than 483,
         30 wrong rather than 35, cocked dice given a value 21 rather than 24; bench/table.py named together 90 rolls of
         100 announced rather than 91 uncalibrated and 93 calibrated as before, a cocked roll announced 1 time in 100
         either way; bench/tracker.py's rendered films 100-110 36 rolls of 44 rather than 35, none wrong. Per roll 16%
         less time at 1280x720 and 25% less at 640x480 (medians of the per-frame ratios, the two ways in turn on 40
-        generated frames of each; scripts outside the repository)."""
+        generated frames of each). Against a small frame searched at full size in every roll too: of the 200 scenes
+        at 640x480 read as rolls 1,022 dice read rather than 1,023, 11 wrong either way, and of the 100 with a die
+        cocked 464 rather than 466, 43 wrong and cocked dice given a value 32 either way, for 21% less time per roll
+        (scripts outside the repository)."""
         frame = check_frame(frame)
         if dice_set is not None:
-            readings = self._read(frame, calibration, dice_set, mirrored=False)
+            readings = self._read(frame, calibration, dice_set, thorough=False)
             if Counter(reading.colour for reading in readings) == Counter(dice_set):
                 return readings
-        return self._read(frame, calibration, dice_set, mirrored=True)
+        return self._read(frame, calibration, dice_set, thorough=True)
 
     def _read(self, frame: np.ndarray, calibration, dice_set: Mapping[str, int] | None,
-              mirrored: bool) -> list[DieReading]:
-        """`read`, the detector looking at the mirror image of each level too if `mirrored`."""
+              thorough: bool) -> list[DieReading]:
+        """`read`, after a `thorough` search for the dice or a quick one (see `places`)."""
         height, width = frame.shape[:2]
         if calibration is not None:
             calibration = calibration.scaled_to(width, height)
-        candidates, hidden = self.places(frame, calibration, mirrored)
+        candidates, hidden = self.places(frame, calibration, thorough)
         if not candidates:
             return []
         # With a calibration the networks see the frame white-balanced to its white dice: the classifier learned
@@ -412,7 +416,7 @@ class DiceReader:
         if len(kept) < wanted:
             kept += self._hidden_dice(frame, seen, hidden, kept, calibration, gain)
         if len(kept) < wanted:
-            kept += self._hidden_dice(frame, seen, self._finer_peaks(frame, calibration, mirrored), kept, calibration,
+            kept += self._hidden_dice(frame, seen, self._finer_peaks(frame, calibration, thorough), kept, calibration,
                                       gain)
         if len(kept) < wanted:
             kept += self._leaning_near_misses(frame, seen, candidates, probabilities, kept, calibration, gain,
@@ -447,10 +451,11 @@ class DiceReader:
         return self.places(frame, calibration)[0]
 
     def places(self, frame: np.ndarray, calibration=None,
-               mirrored: bool = True) -> tuple[list[Candidate], list[Candidate]]:
+               thorough: bool = True) -> tuple[list[Candidate], list[Candidate]]:
         """What `find` gives, and the peaks it leaves out as another reading of a stronger one's place or past
-        MAX_CANDIDATES (see _hidden_dice); the detector looks at each level's mirror image too if `mirrored`."""
-        peaks = self._peaks_and_changes(frame, calibration, mirrored)
+        MAX_CANDIDATES (see _hidden_dice). A `thorough` search also looks at each level's mirror image, and at a small
+        frame (TINY_FRAME) at full size."""
+        peaks = self._peaks_and_changes(frame, calibration, thorough)
         candidates = _suppress_duplicates(peaks, self._smallest(frame.shape, calibration))[:MAX_CANDIDATES]
         kept = set(map(id, candidates))
         return candidates, [peak for peak in peaks if id(peak) not in kept]
@@ -460,8 +465,9 @@ class DiceReader:
         # With a calibration the one level shows dice, not their pips.
         return 0.0 if calibration is not None else _smallest_die(min(frame_shape[:2]))
 
-    def _peaks_and_changes(self, frame: np.ndarray, calibration=None, mirrored: bool = True) -> list[Candidate]:
-        """Every peak of the detector at each of its levels, and where the calibration's empty table changed."""
+    def _peaks_and_changes(self, frame: np.ndarray, calibration=None, thorough: bool = True) -> list[Candidate]:
+        """Every peak of the detector at each of its levels, and where the calibration's empty table changed (a
+        `thorough` search as `places` says)."""
         height, width = frame.shape[:2]
         scales = self.levels(frame.shape, calibration)
         found: list[Candidate] = []
@@ -469,11 +475,11 @@ class DiceReader:
             # The size output is only roughly right: bands overlap, duplicates are merged below.
             low = 0.0 if index == 0 or calibration is not None else geometry.DETECTOR_BAND[0] / BAND_SLACK
             high = math.inf if index == len(scales) - 1 or calibration is not None else geometry.DETECTOR_BAND[1] * BAND_SLACK
-            found += self._level_peaks(*level, low, high, mirrored)
+            found += self._level_peaks(*level, low, high, thorough)
         if calibration is not None and calibration.empty_table is not None:
             found = self._with_table_changes(frame, calibration, found)
-        if calibration is None and height * width <= TINY_FRAME:
-            x, y, extent, score = self._peaks(frame, mirrored)
+        if thorough and calibration is None and height * width <= TINY_FRAME:
+            x, y, extent, score = self._peaks(frame)
             keep = extent < self._smallest(frame.shape, calibration) * TINY_SLACK
             found += [Candidate(*c, tiny=True) for c in zip(x[keep], y[keep], extent[keep], score[keep])]
         return found
