@@ -371,16 +371,16 @@ class DiceReader:
         A roll of a known set is first searched quickly, each level of the frame as it is, and read again after a
         thorough search (each level's mirror image too, see _peaks, and a small frame at full size, TINY_FRAME) only
         when the dice read are not the set: what the thorough search finds that the quick one does not is a die
-        missing from a roll. Against the mirror in every roll: bench/vision.py's 200
-        generated scenes as rolls 1,057 dice of 1,200 read rather than 1,060, 6 wrong rather than 5, 121 images fully
-        right rather than 119 (16 of the 200 read again); of its 100 scenes with a die cocked, 493 read rather than 483,
-        30 wrong rather than 35, cocked dice given a value 21 rather than 24; bench/table.py named together 90 rolls of
-        100 announced rather than 91 uncalibrated and 93 calibrated as before, a cocked roll announced 1 time in 100
-        either way; bench/tracker.py's rendered films 100-110 36 rolls of 44 rather than 35, none wrong. Per roll 16%
-        less time at 1280x720 and 25% less at 640x480 (medians of the per-frame ratios, the two ways in turn on 40
-        generated frames of each). Against a small frame searched at full size in every roll too: of the 200 scenes
-        at 640x480 read as rolls 1,022 dice read rather than 1,023, 11 wrong either way, and of the 100 with a die
-        cocked 464 rather than 466, 43 wrong and cocked dice given a value 32 either way, for 21% less time per roll
+        missing from a roll. A roll takes 0.84 of the time of a thorough read at 1280x720 and 0.60 at 640x480 (medians
+        of the per-frame ratios, the two ways in turn on 40 generated frames of each).
+        Against the mirror in every roll: bench/vision.py's 200 generated scenes as rolls 1,057 dice of 1,200 read
+        rather than 1,060, 6 wrong rather than 5, 121 images fully right rather than 119 (16 of the 200 read again);
+        of its 100 scenes with a die cocked, 493 read rather than 483, 30 wrong rather than 35, cocked dice given a
+        value 21 rather than 24; bench/table.py named together 90 rolls of 100 announced rather than 91 uncalibrated
+        and 93 calibrated as before, a cocked roll announced 1 time in 100 either way; bench/tracker.py's rendered
+        films 100-110 36 rolls of 44 rather than 35, none wrong. Against a small frame searched at full size in every
+        roll too: of the 200 scenes at 640x480 read as rolls 1,022 dice read rather than 1,023, 11 wrong either way,
+        and of the 100 with a die cocked 464 rather than 466, 43 wrong and cocked dice given a value 32 either way
         (scripts outside the repository)."""
         frame = check_frame(frame)
         if dice_set is not None:
