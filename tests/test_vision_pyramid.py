@@ -65,12 +65,12 @@ def test_a_die_the_detector_finds_only_in_the_mirror_image_is_placed_where_it_li
     assert len(xs) == 1 and abs(xs[0] - x) < 0.25 and abs(ys[0] - 131.7) < 0.25, (xs, ys)
 
 
-class RightBlindDetector:
-    """The reader's detector, blind to the right half of every image it is given (no heat there), keeping the shape of
-    each batch it is given: (2, 3, height, width) when it is asked to look at a mirror image too."""
+class RecordingDetector:
+    """The reader's detector, keeping the shape of each batch it is given ((2, 3, height, width) when it is asked to
+    look at a mirror image too); if `blind_right`, blind to the right half of every image (no heat there)."""
 
-    def __init__(self, detector, blind: bool = True):
-        self.detector, self.blind, self.batches = detector, blind, []
+    def __init__(self, detector, blind_right: bool = False):
+        self.detector, self.blind_right, self.batches = detector, blind_right, []
 
     def setInput(self, blob):  # noqa: N802 (cv2.dnn's name)
         self.batches.append(blob.shape)
@@ -78,7 +78,7 @@ class RightBlindDetector:
 
     def forward(self):
         out = self.detector.forward().copy()
-        if self.blind:
+        if self.blind_right:
             out[:, 0, :, out.shape[3] // 2:] = -10.0
         return out
 
@@ -96,7 +96,7 @@ def test_a_roll_read_as_the_set_is_searched_quickly(size):
     """Neither in the mirror nor, in a small frame (TINY_FRAME), at full size."""
     frame, dice = roll(size)
     reader = DiceReader()
-    reader.detector = RightBlindDetector(reader.detector, blind=False)
+    reader.detector = RecordingDetector(reader.detector)
     readings = reader.read(frame, dice_set=QWIXX_ROLL)
     assert sorted((r.colour, r.value) for r in readings) == dice
     assert {shape[0] for shape in reader.detector.batches} == {1}
@@ -110,7 +110,7 @@ def test_a_roll_read_as_the_set_is_searched_quickly(size):
 def test_a_roll_short_of_dice_is_read_again_with_the_mirror():
     frame, dice = roll()
     reader = DiceReader()
-    reader.detector = RightBlindDetector(reader.detector)
+    reader.detector = RecordingDetector(reader.detector, blind_right=True)
     # Without the mirror a detector blind to the right half finds only the two dice on the left.
     assert len(reader._read(frame, None, QWIXX_ROLL, thorough=False)) == 2
     readings = reader.read(frame, dice_set=QWIXX_ROLL)
