@@ -73,3 +73,11 @@ def test_a_die_read_beside_its_box_is_counted_by_the_value_given():
 def test_a_reading_matched_to_a_die_is_not_also_beside_another():
     truth = [TruthDie(4, (0, 0, 20, 20)), TruthDie(3, (0, 25, 20, 45))]
     assert read_beside(truth, [reading(10, 18, 4)]) == {}
+
+
+def test_a_die_without_a_box_leaves_the_others_matched_by_their_boxes():
+    # Two red twos, one named red by its label and one "other": each box keeps the reading inside it.
+    truth = [TruthDie(2, (0, 0, 20, 20), "other"), TruthDie(2, (100, 0, 120, 20), "red"), TruthDie(5, None, "green")]
+    readings = [reading(10, 10, 2, "red"), reading(110, 10, 2, "other"), reading(300, 300, 5, "green")]
+    assert outcomes(truth, readings) == ["confident-wrong", "confident-wrong", "correct"]
+    assert score(truth, readings)["false"] == 0

@@ -1,8 +1,9 @@
 """Scoring readings against labelled dice, as ../shared/dice-photos/README.md defines it.
 
 Each labelled die is matched to the nearest reported die whose centre lies inside its box (one reported
-die per labelled die); a photo whose labels have no boxes is matched by colour and value instead. A die
-is read when its value matches, and its colour too where the label names one.
+die per labelled die); a labelled die without a box (labels.json leaves some dice without one) is matched by colour
+and value among the reported dice left. A die is read when its value matches, and its colour too where the label
+names one.
 """
 from __future__ import annotations
 
@@ -38,8 +39,15 @@ def outcomes(truth: list[TruthDie], readings: list[DieReading]) -> list[str]:
 
 
 def matched(truth: list[TruthDie], readings: list[DieReading]) -> list[DieReading | None]:
-    """The reported die matched to each labelled die, in order (None where it was missed)."""
-    matches = _match_by_box(truth, readings) if all(t.bbox for t in truth) else _match_by_label(truth, readings)
+    """The reported die matched to each labelled die, in order (None where it was missed): the dice with a box by
+    box, then those without one by label among the readings left."""
+    boxed = [index for index, die in enumerate(truth) if die.bbox]
+    unboxed = [index for index, die in enumerate(truth) if not die.bbox]
+    by_box = _match_by_box([truth[i] for i in boxed], readings)
+    matches = {boxed[i]: reading for i, reading in by_box.items()}
+    left = [r for r in readings if not any(r is taken for taken in matches.values())]
+    by_label = _match_by_label([truth[i] for i in unboxed], left)
+    matches.update({unboxed[i]: reading for i, reading in by_label.items()})
     return [matches.get(index) for index in range(len(truth))]
 
 
