@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # name -> (module under web.commands, one-line help)
@@ -32,9 +33,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        code = args.run(args)
+        sys.stdout.flush()  # a reader gone (`| head`) shows here, while it can still be caught
+        return code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # Whoever read the output has stopped reading: stop quietly, and let nothing write to the pipe at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
