@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, DieColour, to_lab
-from vision.colour import Face, measure_face, measure_rim, name_as_set, name_colour
+from vision.colour import Face, measure_face, measure_rim, name_as_set, name_bleached, name_by_rim, name_colour
 from vision.readings import QWIXX_ROLL
 
 
@@ -217,3 +217,23 @@ def test_white_dice_do_not_pass_for_blue_when_glare_whitens_three_tops():
     names = [name_colour(face) for face in faces]
     assert names.count("white") == 5
     assert name_as_set(faces, names, QWIXX_ROLL) == [colour for colour, _ in roll]
+
+
+def lab_of(hue: float, chroma: float, lightness: float = 60.0) -> tuple[float, float, float]:
+    return (lightness, chroma * math.cos(math.radians(hue)), chroma * math.sin(math.radians(hue)))
+
+
+def test_a_top_bleached_white_by_glare_is_named_by_its_coloured_rim():
+    bleached = Face((97.0, 1.0, 1.0), -30.0)
+    assert name_colour(bleached) == "white" and name_bleached(bleached, "white")
+    assert name_by_rim(lab_of(260, 45.0), "white") == "blue"
+    assert name_by_rim(lab_of(140, 40.0), "white") == "green"
+    # A white die's rim: hardly coloured, or yellowish under a warm lamp; a die too small to show one.
+    assert name_by_rim(lab_of(260, 12.0), "white") == "white"
+    assert name_by_rim(lab_of(90, 45.0, 80.0), "white") == "white"
+    assert name_by_rim(None, "white") == "white"
+
+
+def test_only_a_light_face_named_white_looks_at_its_rim():
+    assert not name_bleached(Face((70.0, 1.0, 1.0), -30.0), "white")
+    assert not name_bleached(Face((97.0, 1.0, 1.0), -30.0), "yellow")

@@ -152,3 +152,12 @@ def test_a_roll_short_of_dice_is_searched_again(reader):
         missed["roll"] += score(dice, reader.read(frame, dice_set=QWIXX_ROLL))["missed"]
     assert missed["alone"] >= 8, missed  # the scenes still show the problem
     assert missed["roll"] <= 4, missed
+
+
+def test_a_die_bleached_white_by_glare_is_named_by_its_rim_in_a_photo(reader):
+    """Scene 175 (bench/vision.py's generated scenes): glare washes the blue six's top out to white; read alone, with no
+    set to name its colour against, its rim names it."""
+    frame, truth = render(random_scene(175))
+    blue = next(die for die in truth_dice(truth) if die.colour == "blue")
+    reading = matched([blue], reader.read(frame))[0]
+    assert (reading.colour, reading.value) == ("blue", 6)

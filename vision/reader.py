@@ -423,11 +423,16 @@ class DiceReader:
                                               wanted - len(kept))
         readings = self._doubt_touching_dice(seen, kept, dice_set is not None, self._first_look(calibration))
         if dice_set is not None and kept:
-            # Only a roll's colours, named together, weigh the rims (0.2 ms a die).
+            # A roll's colours, named together, weigh every die's rim (0.2 ms a die); a photo's only a bleached top's.
             faces = [replace(face, rim=colour.measure_rim(frame, reading.center, reading.corners))
                      for (*_, face), reading in zip(kept, readings)]
             names = colour.name_as_set(faces, [reading.colour for reading in readings], dice_set, gain, calibration)
             readings = [replace(reading, colour=name) for reading, name in zip(readings, names)]
+        elif calibration is None:
+            readings = [replace(reading, colour=colour.name_by_rim(
+                colour.measure_rim(frame, reading.center, reading.corners), reading.colour, gain))
+                if colour.name_bleached(face, reading.colour, gain) else reading
+                for (*_, face), reading in zip(kept, readings)]
         return self._doubt_side_faces(seen, readings)
 
     # -- 1. finding dice -------------------------------------------------------------------------
