@@ -57,10 +57,10 @@ MARBLED_LIGHTNESS = (25.0, 75.0)
 # A face named white this light (BLEACHED_LIGHTNESS) may be a coloured top bleached by glare: where its rim
 # (measure_rim) shows red, green or blue with at least BLEACHED_RIM_CHROMA, it is named by its rim. Qwixx white
 # dice show no such rim; under a warm lamp theirs is yellowish, so yellow is not taken from a rim. Read one die at a
-# time (no set to name together), bench/vision.py's 200 generated scenes then name 55 dice a wrong colour rather than
-# 64 (nine bleached tops; none named wrong that was right), and scenes 200-399 45 rather than 56 (14 bleached tops, 3
-# new: two white dice and a blue one named by a coloured rim); the dev photos' colour-labelled part the same
-# (scripts outside the repository).
+# time (no set to name together), of the dice given a value bench/vision.py's 200 generated scenes then name 55 a
+# wrong colour rather than 64 (nine bleached tops named right, none named wrong), and scenes 200-399 44 rather than 56
+# (16 named right; three white dice and a blue one named wrong by a coloured rim); the dev photos' colour-labelled
+# part the same (scripts outside the repository).
 BLEACHED_LIGHTNESS = 90.0
 BLEACHED_RIM_CHROMA = 30.0
 # A pale yellow face this light is a white die under a warm lamp.
