@@ -106,7 +106,11 @@ def learn(
     found = found[:6] if len(found) == 6 else _most_die_like(found)
     looks = [_measure(dice, r.corners) for r in found]
     names = _completed_set([r.colour for r in found], [any(r is m for m in missed) for r in found])
-    if sorted(names) != sorted(QWIXX_SET):
+    # The reader names a top washed out to white by its rim (vision.colour.name_by_rim), but a calibration needs the
+    # tops' colours: a coloured die named right with a white top is measured again by hue, which refuses it.
+    washed_out = any(name != "white" and face[0] >= WASHED_OUT and math.hypot(face[1], face[2]) < LEAST_CHROMA
+                     for (face, _, _), name in zip(looks, names))
+    if sorted(names) != sorted(QWIXX_SET) or washed_out:
         names = _name_by_hue([face for face, _, _ in looks])
         notes.append(
             "Without calibration the reader could not tell the dice colours apart under this light; "
