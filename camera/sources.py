@@ -272,10 +272,13 @@ class LiveSource(FrameSource):
         self._generation += 1
         if self._thread is not None:
             self.reopens += 1
-        self._thread = threading.Thread(
+        thread = threading.Thread(
             target=self._capture, args=(self._generation,), name=f"capture {self.description}", daemon=True
         )
-        self._thread.start()
+        # Started before it is shown to close(), which another thread (the camera loop's) may call at any time: a
+        # thread not yet started cannot be joined.
+        thread.start()
+        self._thread = thread
 
     def _capture(self, generation: int) -> None:
         delay = 0.5

@@ -141,6 +141,20 @@ def test_missing_webcam_keeps_retrying_with_a_status(monkeypatch):
     assert not thread.is_alive() and frames == []
 
 
+def test_a_camera_closed_while_its_capture_thread_starts_closes_cleanly(monkeypatch):
+    monkeypatch.setattr(camera.sources.cv2, "VideoCapture", FlakyCapture)
+    source = open_source("0")
+    start = threading.Thread.start
+
+    def closed_meanwhile(thread):
+        if thread.name.startswith("capture"):
+            source.close()  # as the camera loop may, from its own thread, at this very moment
+        start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", closed_meanwhile)
+    assert take(source, 1) == []
+
+
 # -- Pi camera, with a stand-in for picamera2 -------------------------------------------------------
 
 
