@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, DieColour, to_lab
-from vision.colour import Face, measure_face, measure_rim, name_as_set, name_bleached, name_by_rim, name_colour
+from vision.colour import Face, may_be_bleached, measure_face, measure_rim, name_as_set, name_by_rim, name_colour
 from vision.readings import QWIXX_ROLL
 
 
@@ -225,7 +225,7 @@ def lab_of(hue: float, chroma: float, lightness: float = 60.0) -> tuple[float, f
 
 def test_a_top_bleached_white_by_glare_is_named_by_its_coloured_rim():
     bleached = Face((97.0, 1.0, 1.0), -30.0)
-    assert name_colour(bleached) == "white" and name_bleached(bleached, "white")
+    assert name_colour(bleached) == "white" and may_be_bleached(bleached, "white")
     assert name_by_rim(lab_of(260, 45.0), "white") == "blue"
     assert name_by_rim(lab_of(140, 40.0), "white") == "green"
     # A white die's rim: hardly coloured, or yellowish under a warm lamp; a die too small to show one.
@@ -235,5 +235,5 @@ def test_a_top_bleached_white_by_glare_is_named_by_its_coloured_rim():
 
 
 def test_only_a_light_face_named_white_looks_at_its_rim():
-    assert not name_bleached(Face((70.0, 1.0, 1.0), -30.0), "white")
-    assert not name_bleached(Face((97.0, 1.0, 1.0), -30.0), "yellow")
+    assert not may_be_bleached(Face((70.0, 1.0, 1.0), -30.0), "white")
+    assert not may_be_bleached(Face((97.0, 1.0, 1.0), -30.0), "yellow")

@@ -203,14 +203,14 @@ def name_colour(face: Face, calibration=None, gain: float = 1.0) -> str:
     return "other"
 
 
-def name_bleached(face: Face, name: str, gain: float = 1.0) -> bool:
+def may_be_bleached(face: Face, name: str, gain: float = 1.0) -> bool:
     """Whether a face named `name` (by name_colour, without a calibration) is light enough to be a bleached top
     (BLEACHED_LIGHTNESS), so that its rim is worth measuring for name_by_rim."""
     return name == "white" and face.lab[0] * gain >= BLEACHED_LIGHTNESS
 
 
 def name_by_rim(rim: tuple[float, float, float] | None, name: str, gain: float = 1.0) -> str:
-    """The name of a bleached top (name_bleached) given its rim's colour: red, green or blue where the rim shows one
+    """The name of a bleached top (may_be_bleached) given its rim's colour: red, green or blue where the rim shows one
     with BLEACHED_RIM_CHROMA or more, else `name`."""
     if rim is None or math.hypot(rim[1], rim[2]) * math.sqrt(gain) < BLEACHED_RIM_CHROMA:
         return name

@@ -431,7 +431,7 @@ class DiceReader:
         elif calibration is None:
             readings = [replace(reading, colour=colour.name_by_rim(
                 colour.measure_rim(frame, reading.center, reading.corners), reading.colour, gain))
-                if colour.name_bleached(face, reading.colour, gain) else reading
+                if colour.may_be_bleached(face, reading.colour, gain) else reading
                 for (*_, face), reading in zip(kept, readings)]
         return self._doubt_side_faces(seen, readings)
 
