@@ -898,7 +898,13 @@ def read_dice(frame_bgr: np.ndarray, calibration=None, dice_set: Mapping[str, in
 def _pyramid(frame: np.ndarray, scales: list[float]):
     """For each scale (falling), the frame at that scale and how its pixels map back: (level, (ax, bx, ay, by)),
     frame x = level x * ax + bx (and so for y), pixel centres kept. Each level is made from the one before:
-    halvings (cheap, and as training made its views), then a linear resize to the exact size."""
+    halvings (as training made its views), then a linear resize to the exact size.
+
+    Halving a 1280x720 frame takes 1.7 ms on one core here, an area resize 0.3 ms. Halving by area instead (its
+    pixel centres mapped back as a resize's): the dev validation part 506 dice of 635 read rather than 509, 7 wrong
+    rather than 6; bench/vision.py's 200 generated scenes as rolls 1,063 of 1,200 rather than 1,057, 2 wrong rather
+    than 6, with a die cocked 486 of 600 rather than 493 (scripts outside the repository). The real photos read fewer:
+    not taken."""
     height, width = frame.shape[:2]
     level = frame
     ax, bx, ay, by = 1.0, 0.0, 1.0, 0.0

@@ -70,6 +70,11 @@ before). In the reader as it was then: bench/table.py, named together, 88 and 91
 wrong rather than 13), the tune part 401 (7 wrong) as before; the 200 generated scenes as rolls 1,022 rather than
 1,023 (15 wrong rather than 14). The first classifier's run (its own widths, from vision/models) read 402 of the tune
 part (6 wrong) and 1,032 generated dice (14 wrong) but announced 87 and 88 table rolls: not kept.
+Fine-tuned again side by side on fresh scenes (DATA7: --render 2500 --tables 1500 --render-minutes 11 --seed 47, 76,439
+patches, 15,686 of them dice; 30 minutes, 67 and 52 epochs), neither classifier read more in the reader of then
+(bench/vision.py; the reader's figures in brackets): the first the dev validation part 504 dice of 635 (9 wrong)
+[509 (6)], the tune part 420 (3) [414 (3)], the 200 generated scenes as rolls 1,058 (9 wrong) [1,057 (6)]; the second
+506 (6), 413 (2) and 1,057 (10): not kept.
 """
 from __future__ import annotations
 
