@@ -123,6 +123,38 @@ class TwoClassifiers:
         return probs
 
 
+class DieOrNot:
+    """A four or no die: the first classifier takes every crop for a die with probability `first`, the second with
+    `second`; asked for both, their average."""
+
+    def __init__(self, reader, first, second):
+        self.reader, self.first, self.second = reader, first, second
+        self.second_crops = 0
+
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
+        networks = networks or (self.reader.classifier,)
+        self.second_crops += len(candidates) * len(turns) if self.reader.second_classifier in networks else 0
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        probs[:, :, 4] = np.mean([self.second if each is self.reader.second_classifier else self.first
+                                  for each in networks])
+        probs[:, :, R.NOT_A_DIE] = 1.0 - probs[:, :, 4]
+        return probs
+
+
+@pytest.mark.parametrize("first, score, seconded", [
+    (2 * R.DIE_PROBABILITY - 1 - 0.05, R.SURE_PEAK - 0.1, False),  # no die, whatever the second says
+    (2 * R.DIE_PROBABILITY - 1 + 0.05, R.SURE_PEAK - 0.1, True),  # the second may make it one
+    (0.1, R.SURE_PEAK, True),  # the detector is sure: worth more looks whatever the classifiers say
+])
+def test_the_second_classifier_looks_first_only_where_its_word_may_count(reader, monkeypatch, first, score, seconded):
+    classifiers = DieOrNot(reader, first, second=1.0)
+    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 30.0, score)], []))
+    monkeypatch.setattr(reader, "classify", classifiers)
+    readings = reader.read(np.full((200, 200, 3), 128, np.uint8))
+    assert (classifiers.second_crops > 0) == seconded
+    assert [r.value for r in readings] == ([4] if (first + 1.0) / 2 >= R.DIE_PROBABILITY else [])
+
+
 @pytest.mark.parametrize("sure, second_sure, read", [(0.8, 0.95, True), (0.86, 0.6, False), (0.95, 0.3, True)])
 def test_the_last_look_at_an_unsure_die_is_the_two_classifiers_together(reader, monkeypatch, sure, second_sure, read):
     classifiers = TwoClassifiers(reader, sure, second_sure)

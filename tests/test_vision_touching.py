@@ -159,6 +159,32 @@ def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(m
     assert [(r.center[0], r.value) for r in readings if r.problem is None] == [(100.0, 4)]
 
 
+@pytest.mark.parametrize("second, cocked", [(0.75, True), (0.45, False)])
+def test_a_near_miss_is_judged_by_both_classifiers_though_the_first_alone_took_its_first_look(monkeypatch, second,
+                                                                                                cocked):
+    reader = R.DiceReader(doubt_side_faces=False)  # the frames hold nothing for it to look at
+    candidates = [R.Candidate(100.0, 100.0, 30.0, 0.9), R.Candidate(132.0, 100.0, 30.0, 0.4)]
+    first = R.NEAR_MISS - 0.05  # alone, short of a near miss and far from a die: the second is not asked at first
+    die_probability = {(100.0, "first"): 0.99, (100.0, "second"): 0.99, (132.0, "first"): first,
+                       (132.0, "second"): second}
+
+    def classify(frame, found, turns=range(R.VIEWS), networks=(), recolour=None):
+        names = ["second" if each is reader.second_classifier else "first" for each in networks or (reader.classifier,)]
+        probs = np.zeros((len(found), len(turns), R.CLASS_COUNT))
+        for index, candidate in enumerate(found):
+            probs[index, :, 4] = np.mean([die_probability[candidate.x, name] for name in names])
+            probs[index, :, R.NOT_A_DIE] = 1.0 - probs[index, :, 4]
+        return probs
+
+    monkeypatch.setattr(reader, "places", lambda frame, *_: (candidates, []))
+    monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
+    monkeypatch.setattr(reader, "classify", classify)
+    monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [0.0] * len(dice))
+    readings = reader.read(np.full((200, 300, 3), 128, np.uint8), dice_set={"white": 2})
+    assert ((first + second) / 2 >= R.NEAR_MISS) == cocked
+    assert [r.center[0] for r in readings if r.problem == "cocked"] == ([132.0] if cocked else [])
+
+
 @pytest.mark.parametrize("dice_set, leaning, problem", [
     ({"white": 2}, R.ROLL_LEANING + 0.05, "cocked"),  # a roll: the network says why it cannot be read
     ({"white": 2}, R.ROLL_LEANING - 0.05, "occluded"),
