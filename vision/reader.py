@@ -21,7 +21,8 @@ How it works, and why:
    unsure of is looked at again at other sizes, from beside its centre, then in every quarter turn by it
    and by another classifier (models/second-classifier.onnx), and if still unread recoloured: darkened (a
    lamp mirrored in a top pales it), then as a white die (pips of any colour dark on light); without a
-   calibration the two classifiers together take the first look at every candidate (DiceReader._first_look).
+   calibration the two classifiers together take the first look at every candidate that may be a die
+   (DiceReader._first_look, _first_looks).
    A value is reported only when the networks, averaged over the views, are sure of it; otherwise the value
    is None and the reading says why. A die touching another may lean on it: it must be surer, unless a third
    network (models/leaning.onnx), which sees more round it, finds it lying flat; in a roll of the Qwixx dice,
