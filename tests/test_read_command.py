@@ -17,16 +17,21 @@ def table_photo(tmp_path):
     return path
 
 
-def test_json_gives_one_object_per_image_and_errors_do_not_stop_the_rest(tmp_path, table_photo, capsys):
+def test_json_gives_one_object_per_image_and_errors_do_not_stop_the_rest(tmp_path, table_photo, capfd):
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"not really a jpeg")
     missing = tmp_path / "missing.png"
-    code = cli.main(["read", "--json", str(broken), str(table_photo), str(missing)])
-    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [line["file"] for line in lines] == [str(broken), str(table_photo), str(missing)]
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    code = cli.main(["read", "--json", str(broken), str(table_photo), str(missing), str(folder)])
+    out, err = capfd.readouterr()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["file"] for line in lines] == [str(broken), str(table_photo), str(missing), str(folder)]
     assert "not a readable image" in lines[0]["error"]
     assert lines[1]["dice"] == [] and lines[1]["ms"] >= 0
     assert "no such file" in lines[2]["error"]
+    assert "a folder, not an image" in lines[3]["error"]
+    assert str(missing) not in err  # OpenCV is not asked for a file that is not there, so it warns of none
     assert code == 1
 
 
@@ -36,6 +41,20 @@ def test_annotate_writes_a_copy_of_each_image(tmp_path, table_photo, capsys):
     written = cv2.imread(str(out / "table.png"))
     assert written is not None and written.shape == (480, 640, 3)
     assert "0 dice" in capsys.readouterr().out
+
+
+def test_photos_of_one_name_from_two_folders_are_annotated_apart(tmp_path, capsys):
+    shades = {"near": (140, 160, 180), "far": (40, 60, 80)}
+    paths = []
+    for folder, shade in shades.items():
+        (tmp_path / folder).mkdir()
+        paths.append(tmp_path / folder / "table.jpg")
+        cv2.imwrite(str(paths[-1]), np.full((480, 640, 3), shade, np.uint8))
+    out = tmp_path / "annotated"
+    assert cli.main(["read", *map(str, paths), "--annotate", str(out)]) == 0
+    copies = [cv2.imread(str(out / name)) for name in ("table.png", "table-2.png")]
+    for copy, shade in zip(copies, shades.values()):
+        assert np.abs(copy[240, 320].astype(int) - shade).max() <= 3
 
 
 def test_a_missing_calibration_file_is_a_clear_error(tmp_path, table_photo, capsys):

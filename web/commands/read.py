@@ -36,12 +36,10 @@ def run(args: argparse.Namespace) -> int:
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
     failures = 0
+    annotated: set[str] = set()
     for path in args.images:
-        image = cv2.imread(path, cv2.IMREAD_COLOR)
-        error = None
-        if image is None:
-            error = "not a readable image" if Path(path).is_file() else "no such file"
-        else:
+        image, error = _load(path)
+        if image is not None:
             started = time.perf_counter()
             try:
                 readings = reader.read(image, known, QWIXX_ROLL if args.qwixx_roll else None)
@@ -56,8 +54,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{path}: error: {error}", file=sys.stderr, flush=True)
             continue
         if args.annotate:
-            target = args.annotate / (Path(path).stem + ".png")
-            cv2.imwrite(str(target), annotate(image, readings))
+            cv2.imwrite(str(args.annotate / _unused_name(Path(path).stem, annotated)), annotate(image, readings))
         if args.json:
             line = {"file": path, "dice": [r.to_json() for r in readings], "ms": round(milliseconds, 1)}
             print(json.dumps(line), flush=True)
@@ -67,3 +64,27 @@ def run(args: argparse.Namespace) -> int:
                 value = r.value if r.value is not None else f"? ({r.problem})"
                 print(f"  {r.colour:6} {value}  confidence {r.confidence:.2f}  at {r.center[0]:.0f},{r.center[1]:.0f}")
     return 1 if failures else 0
+
+
+def _load(path: str):
+    """(the image, None), or (None, why it cannot be read). A path that is not a file is not handed to OpenCV, which
+    would warn on the terminal besides."""
+    import cv2
+
+    file = Path(path)
+    if file.is_dir():
+        return None, "a folder, not an image"
+    if not file.is_file():
+        return None, "no such file"
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    return (image, None) if image is not None else (None, "not a readable image")
+
+
+def _unused_name(stem: str, used: set[str]) -> str:
+    """A .png name for `stem` not in `used` (which it joins): photos of one name from two folders keep a copy each."""
+    name, count = f"{stem}.png", 1
+    while name in used:
+        count += 1
+        name = f"{stem}-{count}.png"
+    used.add(name)
+    return name
