@@ -125,12 +125,18 @@ class VideoFileSource(_PlayedSource):
         self.description = str(self.path)
         if not self.path.is_file():
             raise SourceError(f"{self.path}: no such video file")
+        # Opened and a frame read now, so that what is no video is refused where the source is chosen: OpenCV opens
+        # many a file (an image, a video cut short) in which it then finds no frame.
+        capture = cv2.VideoCapture(str(self.path))
+        try:
+            if not (capture.isOpened() and capture.read()[0]):
+                raise SourceError(f"{self.path}: not a video that OpenCV can read")
+        finally:
+            capture.release()
 
     def _timed_frames(self) -> Iterator[Frame]:
         capture = cv2.VideoCapture(str(self.path))
         try:
-            if not capture.isOpened():
-                raise SourceError(f"{self.path}: not a video that OpenCV can read")
             fps = capture.get(cv2.CAP_PROP_FPS)
             fps = fps if 1 <= fps <= 1000 else 30.0
             index = 0

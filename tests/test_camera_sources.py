@@ -3,6 +3,7 @@ import sys
 import threading
 import time
 import types
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -77,9 +78,16 @@ def test_bad_manifest_and_missing_paths_are_clear_errors(tmp_path):
         open_source(str(tmp_path))
     with pytest.raises(SourceError, match="no such source"):
         open_source(str(tmp_path / "nowhere"))
+
+def test_a_file_with_no_video_frame_is_refused_when_chosen(tmp_path):
+    """OpenCV opens an image or a video cut short as a video, and then finds no frame in it."""
     (tmp_path / "junk.mp4").write_bytes(b"\0" * 100)
-    with pytest.raises(SourceError, match="not a video"):
-        list(open_source(str(tmp_path / "junk.mp4")))
+    film = Path(__file__).parent / "data" / "films" / "rolls-1.mp4"
+    (tmp_path / "cut-short.mp4").write_bytes(film.read_bytes()[:10_000])
+    (tmp_path / "text.png").write_text("not an image")
+    for name in ("junk.mp4", "cut-short.mp4", "text.png"):
+        with pytest.raises(SourceError, match="not a video"):
+            open_source(str(tmp_path / name))
 
 
 # -- webcam through OpenCV, with a stand-in VideoCapture ------------------------------------------
