@@ -79,6 +79,7 @@ def test_bad_manifest_and_missing_paths_are_clear_errors(tmp_path):
     with pytest.raises(SourceError, match="no such source"):
         open_source(str(tmp_path / "nowhere"))
 
+
 def test_a_file_with_no_video_frame_is_refused_when_chosen(tmp_path):
     """OpenCV opens an image or a video cut short as a video, and then finds no frame in it."""
     (tmp_path / "junk.mp4").write_bytes(b"\0" * 100)
