@@ -292,7 +292,10 @@ TURNED_CONFIDENCE = 0.78
 # 477 (32 wrong rather than 31, cocked dice given a value 23 of 100 either way); the dev validation part 504 of 635
 # rather than 502, the tune part 407 of 478 rather than 406 (11 and 6 wrong either way); bench/table.py uncalibrated
 # 88 rolls of 100 rather than 87 named together, calibrated 91 as before, none wrong. 2% more time per 1280x720 frame,
-# 11% at 640x480, where more dice are small enough to stay unread (medians; scripts outside the repository).
+# 11% at 640x480, where more dice are small enough to stay unread (medians; scripts outside the repository). Levels
+# cubed, or to the fourth power: the validation part 510 or 511 dice read rather than 509 (6 wrong each way), but the
+# train part 1,458 rather than 1,461 and 14 wrong rather than 12, the 200 generated scenes as rolls 1,059 or 1,056
+# rather than 1,057 (5 wrong rather than 6), bench/tracker.py --films 11 45 rolls of 53 either way: not taken.
 DARKENING = (np.linspace(0.0, 1.0, 256) ** 2 * 255).round().astype(np.uint8)
 # Last, a die still unread is seen as a white die (_as_a_white_die): each pixel grey by its distance (CIELAB, times
 # AS_WHITE_GAIN) from the colour the crop's middle shows, light where alike, so that pips of any colour on a body of any
