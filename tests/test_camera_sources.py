@@ -3,7 +3,6 @@ import sys
 import threading
 import time
 import types
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -83,8 +82,7 @@ def test_bad_manifest_and_missing_paths_are_clear_errors(tmp_path):
 def test_a_file_with_no_video_frame_is_refused_when_chosen(tmp_path):
     """OpenCV opens an image or a video cut short as a video, and then finds no frame in it."""
     (tmp_path / "junk.mp4").write_bytes(b"\0" * 100)
-    film = Path(__file__).parent / "data" / "films" / "rolls-1.mp4"
-    (tmp_path / "cut-short.mp4").write_bytes(film.read_bytes()[:10_000])
+    (tmp_path / "cut-short.mp4").write_bytes(camera.DEMO_VIDEO.read_bytes()[:10_000])
     (tmp_path / "text.png").write_text("not an image")
     for name in ("junk.mp4", "cut-short.mp4", "text.png"):
         with pytest.raises(SourceError, match="not a video"):
