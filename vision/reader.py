@@ -364,8 +364,11 @@ class DiceReader:
         # than their classic one, the detector's large levels faster: a tenth less time per generated 1280x720 frame
         # on one core with the classic one, the same readings (A/B in one process taking the two in turn, median
         # ratio 0.90; scripts outside the repository). OpenCV 5.1.0 has no ENGINE_CLASSIC (its ENGINE_OPENCV and
-        # ENGINE_AUTO take the same time, crops and detector alike) and OpenCV 4 one engine: there the file is read
-        # as any other.
+        # ENGINE_AUTO take the same time, crops and detector alike) and OpenCV 4 one engine: there the file is read as
+        # any other. The first convolution, on three channels, takes over a third of the classifier's time with OpenCV
+        # 5.1. Given its 3x3 neighbourhoods as 27 channels of a 1x1 convolution (the same sums), the two classifiers
+        # took 0.91 and 0.94 of their time there, neighbourhoods made included, but 1.15 and 1.12 with OpenCV 4.6, the
+        # Pi's: not taken. Padding the input to 4 or 8 channels changed neither (scripts outside the repository).
         self.classifier = _load(models / "classifier.onnx", "ENGINE_CLASSIC")
         self.second_classifier = _load(models / "second-classifier.onnx", "ENGINE_CLASSIC")
         self.leaning = _load(models / "leaning.onnx", "ENGINE_CLASSIC")
