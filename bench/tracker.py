@@ -1,17 +1,17 @@
 """Benchmark of the roll tracker: every roll once and right, latency, frame rate.
 
-    python bench/tracker.py [--reader real|perfect] [--films N] [--light-level L]
+    python bench/tracker.py [--reader real|perfect] [--films N] [--light-level L] [--models DIR]
 
 Plays the demo recording (camera/demo/demo.mp4, 1280x720) and the committed test films (tests/data/films, 960x540:
 another table, light and camera angle) through camera's video-file source, and N more films rendered here (seeds
 100, 101, ...; minutes each; every frame with sensor noise of its own, as a camera's; --light-level dims their
-room), through vision.RollTracker on one core. The reader is vision.read_dice, or with `--reader perfect` one that
-knows each frame's dice from the film's script (the tracker's own part, whatever the reader's quality). The real
-reader is judged by what the frames show: a roll with a die whose pips do not stand out from its top must be sent
-back (synth.rolls.seen_as_recorded). Prints for each film: rolls correct / wrong (and of those, how many were
-announced with wrong values: the worst outcome) / missed / extra, the time from the dice's last motion to the event
-(goal at most 0.6 s), and the frames per second the tracker sustains (goal at least 15 at 1280x720), with how many
-frames it gave the reader.
+room), through vision.RollTracker on one core. The reader is vision.read_dice (with the networks in --models DIR
+when given), or with `--reader perfect` one that knows each frame's dice from the film's script (the tracker's own
+part, whatever the reader's quality). The real reader is judged by what the frames show: a roll with a die whose
+pips do not stand out from its top must be sent back (synth.rolls.seen_as_recorded). Prints for each film: rolls
+correct / wrong (and of those, how many were announced with wrong values: the worst outcome) / missed / extra, the
+time from the dice's last motion to the event (goal at most 0.6 s), and the frames per second the tracker sustains
+(goal at least 15 at 1280x720), with how many frames it gave the reader.
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from synth.demo import film_script  # noqa: E402
 from synth.rolls import (ScriptedReader, frames as render_frames, load_truth, score, seen_as_recorded,  # noqa: E402
                          track, varied_film)
 from vision import read_dice  # noqa: E402
+from vision.reader import DiceReader  # noqa: E402
 from vision.tracker import RollTracker  # noqa: E402
 
 
@@ -52,15 +53,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reader", choices=("real", "perfect"), default="real")
     parser.add_argument("--films", type=int, default=0, help="films to render and add (minutes each)")
+    parser.add_argument("--models", type=Path, help="folder of the reader's networks to measure instead of its own "
+                        "(as bench/vision.py's --models)")
     parser.add_argument("--light-level", type=float, default=1.0,
                         help="the rendered films' room light (synth Light.level; a dim room 0.03-0.12)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    real_reader = DiceReader(args.models).read if args.models else read_dice
     videos = [camera.DEMO_VIDEO] + sorted((ROOT / "tests" / "data" / "films").glob("*.mp4"))
     cases = [recorded(video) for video in videos] + [rendered(100 + i, args.light_level) for i in range(args.films)]
     lowest_fps, latencies, totals = [], [], np.zeros(6, int)
     for name, frames, truth, script in cases:
-        reader = read_dice if args.reader == "real" else ScriptedReader(frames, [scene for _, scene in script.shots])
+        reader = real_reader if args.reader == "real" else ScriptedReader(frames, [scene for _, scene in script.shots])
         if args.reader == "real":  # a die whose pips the frames do not show is for no reader to read
             truth = seen_as_recorded(script, render)
         tracker = RollTracker(read_dice=reader)
