@@ -303,3 +303,30 @@ def test_a_die_two_looks_are_sure_of_different_values_is_left_unread(reader, mon
     monkeypatch.setattr(reader, "classify", TwoMindsClassifier())
     (reading,) = reader.read(np.full((200, 200, 3), 128, np.uint8))
     assert reading.value is None and reading.problem is not None  # not the surest look's 1
+
+
+class TwoMindsThenSureClassifier(TwoMindsClassifier):
+    """TwoMindsClassifier's looks at the crop as it is, and a three `turned_sure` sure in the last look, in all turns."""
+
+    def __init__(self, turned_sure):
+        self.turned_sure = turned_sure
+
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
+        if list(turns) == list(range(R.VIEWS)):
+            return super().__call__(frame, candidates, turns, networks, recolour)
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        probs[:, :, 3] = self.turned_sure
+        probs[:, :, R.UNREADABLE] = 1.0 - self.turned_sure
+        return probs
+
+
+@pytest.mark.parametrize("turned_sure, read", [(0.99, 3), (0.9, None)])
+def test_a_die_whose_looks_disagreed_is_read_in_its_turns_only_as_sure_as_a_die_seen_once(reader, monkeypatch,
+                                                                                         turned_sure, read):
+    # The disagreement leaves one view a half three, half one; the seven views in turns outweigh it at 0.99, not 0.9.
+    in_turns = (0.91 / 2 + (2 * R.TURNED_VIEWS - 1) * turned_sure) / (2 * R.TURNED_VIEWS)
+    assert (in_turns >= R.VALUE_CONFIDENCE) == (read is not None) and in_turns >= R.TURNED_CONFIDENCE
+    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 20.0, 0.9)], []))
+    monkeypatch.setattr(reader, "classify", TwoMindsThenSureClassifier(turned_sure))
+    (reading,) = reader.read(np.full((200, 200, 3), 128, np.uint8))
+    assert reading.value == read
