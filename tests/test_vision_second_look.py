@@ -306,7 +306,8 @@ def test_a_die_two_looks_are_sure_of_different_values_is_left_unread(reader, mon
 
 
 class TwoMindsThenSureClassifier(TwoMindsClassifier):
-    """TwoMindsClassifier's looks at the crop as it is, and a three `turned_sure` sure in the last look, in all turns."""
+    """TwoMindsClassifier's looks at the crop as it is, and a three `turned_sure` sure in the last look, in all
+    turns."""
 
     def __init__(self, turned_sure):
         self.turned_sure = turned_sure
