@@ -53,6 +53,24 @@ def test_a_dark_face_tinted_teal_is_a_teal_die_not_a_black_one(hue, chroma, expe
     assert name_colour(face) == expected
 
 
+@pytest.mark.parametrize(
+    "lightness, hue, chroma, pips, expected",
+    [
+        (75.0, 70, 45.0, -50.0, "white"),  # a white die under a warm lamp: orange, dark pips
+        (75.0, 70, 45.0, 40.0, "yellow"),  # light pips: no white Qwixx die
+        (75.0, 90, 45.0, -50.0, "yellow"),  # a yellow die's hue
+        (75.0, 70, 65.0, -50.0, "yellow"),  # more colour than a lamp gives a white die
+        (40.0, 70, 30.0, -25.0, "other"),  # too dark: a gold die
+        (75.0, 330, 9.0, -50.0, "white"),  # a white die under a cool lamp: purple, dark pips
+        (75.0, 330, 9.0, 40.0, "other"),
+        (15.0, 330, 9.0, 40.0, "other"),  # a purple die
+    ],
+)
+def test_a_light_face_with_dark_pips_tinted_by_the_lamp_is_a_white_die(lightness, hue, chroma, pips, expected):
+    face = Face((lightness, chroma * math.cos(math.radians(hue)), chroma * math.sin(math.radians(hue))), pips)
+    assert name_colour(face) == expected
+
+
 def test_a_marbled_face_is_another_die_than_a_plain_one_of_its_hue():
     # Swirls of a greyer blue through a blue face with red pips, as on the dev photos' marbled dice (Qwixx dice are
     # one colour).
