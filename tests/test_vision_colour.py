@@ -252,6 +252,14 @@ def test_a_top_bleached_white_by_glare_is_named_by_its_coloured_rim():
     assert name_by_rim(None, "white") == "white"
 
 
-def test_only_a_light_face_named_white_looks_at_its_rim():
+def test_a_top_bleached_pale_by_glare_is_named_by_its_coloured_rim():
+    pale_green = Face(lab_of(170, 25.0, 97.0), 0.0)  # too little colour left for green
+    assert name_colour(pale_green) == "other" and may_be_bleached(pale_green, "other")
+    assert name_by_rim(lab_of(150, 45.0), "other") == "green"
+    assert name_by_rim(lab_of(150, 12.0), "other") == "other"
+
+
+def test_only_a_light_face_named_white_or_other_looks_at_its_rim():
     assert not may_be_bleached(Face((70.0, 1.0, 1.0), -30.0), "white")
+    assert not may_be_bleached(Face(lab_of(170, 25.0, 70.0), 0.0), "other")
     assert not may_be_bleached(Face((97.0, 1.0, 1.0), -30.0), "yellow")
