@@ -63,17 +63,19 @@ def test_a_missing_calibration_file_is_a_clear_error(tmp_path, table_photo, caps
 
 
 def test_a_qwixx_roll_has_its_colours_named_together(tmp_path, capsys):
-    """Under this warm lamp both white dice look yellow, one at a time; as one roll they are the whites."""
+    """Under this cool lamp a white die looks blue and the yellow one white, one at a time; as one roll each is
+    named its own colour."""
     from synth import CONDITIONS, random_scene, render
 
-    frame, truth = render(random_scene(9003, **CONDITIONS["warm"]))
-    path = tmp_path / "warm.png"
+    frame, truth = render(random_scene(9001, **CONDITIONS["cool"]))
+    path = tmp_path / "cool.png"
     cv2.imwrite(str(path), frame)
     readings = {}
     for way, flags in (("alone", []), ("roll", ["--qwixx-roll"])):
         assert cli.main(["read", "--json", str(path), *flags]) == 0
         readings[way] = json.loads(capsys.readouterr().out)["dice"]
-    assert [d["colour"] for d in readings["alone"]].count("yellow") == 3
+    alone = [d["colour"] for d in readings["alone"]]
+    assert alone.count("blue") == 2 and "yellow" not in alone
     for die in truth.in_frame():
         (reading,) = [r for r in readings["roll"] if math.dist(r["center"], die.center) < 10]
         assert reading["colour"] == die.colour

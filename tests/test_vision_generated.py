@@ -118,7 +118,7 @@ def test_a_roll_read_as_the_qwixx_set_has_fewer_colours_wrong_and_never_a_wrong_
                 wrong[way] += named_wrong
                 full_set = Counter(r.colour for r in readings) == Counter(QWIXX_ROLL)
                 wrong[way + " full set"] += full_set and named_wrong > 0
-    assert wrong["alone"] >= 10, wrong  # the scenes still show the problem
+    assert wrong["alone"] >= 6, wrong  # the scenes still show the problem
     assert wrong["roll"] <= ROLL_WRONG_COLOURS_AT_MOST * wrong["alone"], wrong
     assert wrong["roll full set"] == 0, wrong
 
