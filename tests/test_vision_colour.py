@@ -67,16 +67,14 @@ def test_a_dark_face_tinted_teal_is_a_teal_die_not_a_black_one(hue, chroma, expe
     ],
 )
 def test_a_light_face_with_dark_pips_tinted_by_the_lamp_is_a_white_die(lightness, hue, chroma, pips, expected):
-    face = Face((lightness, chroma * math.cos(math.radians(hue)), chroma * math.sin(math.radians(hue))), pips)
-    assert name_colour(face) == expected
+    assert name_colour(Face(lab_of(hue, chroma, lightness), pips)) == expected
 
 
 @pytest.mark.parametrize("lightness, hue, chroma, expected", [(75.0, 5, 45.0, "red"), (75.0, 350, 45.0, "red"),
                                                             (30.0, 5, 25.0, "other"), (75.0, 5, 20.0, "other")])
 def test_a_light_face_turned_magenta_by_a_cool_lamp_is_a_red_die_and_a_dark_one_a_maroon_die(lightness, hue, chroma,
                                                                                            expected):
-    face = Face((lightness, chroma * math.cos(math.radians(hue)), chroma * math.sin(math.radians(hue))), 40.0)
-    assert name_colour(face) == expected
+    assert name_colour(Face(lab_of(hue, chroma, lightness), 40.0)) == expected
 
 
 def test_a_marbled_face_is_another_die_than_a_plain_one_of_its_hue():
