@@ -373,9 +373,10 @@ def _name_by_hue(faces: list[tuple]) -> list[str]:
         return names
     if sum(face[0] >= WASHED_OUT for face in faces) > 2:
         raise WashedOut(
-            "some coloured dice look white: their tops are washed out (the camera exposes for the dark table). "
-            "Lower the camera's exposure (the setting `exposure`, -2 stops for a start) or put a lighter cloth or "
-            "tray under the dice, and calibrate again"
+            "some coloured dice look white: their tops are washed out (the camera exposes for a dark table, or a "
+            "lamp beside the camera is mirrored in them). Lower the camera's exposure (the setting `exposure`, -2 "
+            "stops for a start), move the lamp off to the side, or put a lighter cloth or tray under the dice, and "
+            "calibrate again"
         )
     raise CalibrationError(
         "the dice colours could not be told apart under this light: lay the six dice apart from one another, "

@@ -155,6 +155,25 @@ def test_on_a_dark_table_washed_out_dice_calibrate_with_the_exposure_lowered_as_
     assert correct(read_dice(image, learned, QWIXX_ROLL), truth.in_frame()) == 6
 
 
+def test_a_lamp_mirrored_in_the_dice_tops_is_refused_with_what_to_do_and_lowering_the_exposure_helps():
+    # A lamp at the camera's height where the laid-out dice's tops mirror it into the lens: they come out white.
+    base = table_scene(0)
+    laid_out = laid_apart(base, 0)
+    camera_at = np.array(base.camera.position)
+    middle = np.mean([die.pose.position for die in laid_out.dice], axis=0)
+    lamp = (float(2 * middle[0] - camera_at[0]), float(2 * middle[1] - camera_at[1]), float(camera_at[2]))
+
+    def mirrored(scene):
+        return replace(scene, light=replace(scene.light, position=lamp, size_mm=120.0))
+
+    with pytest.raises(WashedOut, match="lamp beside the camera is mirrored.*move the lamp off to the side"):
+        learn(render(mirrored(base))[0], render(mirrored(laid_out))[0], read_dice)
+    lower = replace(base, effects=replace(base.effects, exposure_ev=-2.0))
+    learned = learn(render(mirrored(lower))[0], render(mirrored(laid_apart(lower, 0)))[0], read_dice)
+    image, truth = render(mirrored(table_roll(lower, 0, 0)))
+    assert correct(read_dice(image, learned, QWIXX_ROLL), truth.in_frame()) == 6
+
+
 def test_a_missed_die_takes_the_colour_the_reader_left_out():
     # The missed white die lies in the lamp's warm corner.
     warm_white = (150, 190, 215)

@@ -90,8 +90,8 @@ KEYS: tuple[Key, ...] = (
     Key("resolution", "1280x720", _resolution, "size the camera is asked for, WIDTHxHEIGHT", "--resolution"),
     Key("exposure", 0.0, _stops,
         "stops of light the Pi camera takes above (+) or below (-) what its auto exposure chooses, before it locks its "
-        "exposure: -2 when calibration finds the coloured dice washed out on a dark table. Calibrate again after "
-        "changing it: a calibration made with another setting no longer fixes the camera's exposure", "--exposure"),
+        "exposure: -2 when calibration finds the coloured dice washed out. Calibrate again after changing it: a "
+        "calibration made with another setting no longer fixes the camera's exposure", "--exposure"),
     Key("calibration", "", _path,
         'calibration file; "" for the one `qwixx-table calibrate` saves (calibration.json in the state '
         "directory under systemd, else in ~/.config/qwixx-table/)", "--calibration"),
