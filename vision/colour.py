@@ -258,8 +258,8 @@ def colour_cost(face: Face, name: str, gain: float = 1.0, calibration=None) -> f
     learned the colour, its distance from it in SET_DISTANCEs, squared; otherwise the distance from the
     colour's hue range, weighted by how much colour the face shows, and shortfalls of chroma and lightness. A face
     whose rim (measure_rim) looks more like a colour than its middle does costs what its rim does, by hue; named
-    white, one whose rim shows red, green or blue (name_by_rim's rule) costs the more the more colour it shows
-    (BLEACHED_RIM_CHROMA)."""
+    white, one whose rim shows red, green or blue (name_by_rim's rule) costs the more, the more colour beyond
+    BLEACHED_RIM_CHROMA it shows."""
     if calibration is not None and name in calibration.colours:
         cost = (math.dist(face.lab, calibration.colours[name].face) / SET_DISTANCE) ** 2
     else:
