@@ -42,6 +42,13 @@ MOST_WHITE_CHROMA = 15.0
 WASHED_OUT = 95.0
 # Two colours closer than this (Delta E) get a warning: the reader may mistake one for the other.
 CLOSE_COLOURS = 15.0
+# A coloured die learned this light and this dull (PALE_LIGHTNESS, PALE_CHROMA) has had its top bleached, most often by
+# a lamp beside the camera that the top mirrors (rendered: bench/table.py's tables 3, 5 and 10 under such a lamp
+# learned a red top of L* 93 and chroma 9, a yellow one of 99 and 17, a blue one of 82 and 10, each warned as like the
+# white dice), where on tables 0-39 under their own lamps every coloured die learned L* 80 or more showed chroma 26
+# or more (scripts outside the repository).
+PALE_LIGHTNESS = 80.0
+PALE_CHROMA = 20.0
 FRAMES_AVERAGED = 8  # a camera's noise averaged away
 # The reader's detector misses a die now and then (a dark die under a warm lamp); against the empty table
 # every die stands out, so up to this many missing dice are looked for where the table changed.
@@ -166,11 +173,19 @@ def close_colour_warnings(colours: dict[str, DieColour]) -> list[str]:
     for (a, first), (b, second) in itertools.combinations(colours.items(), 2):
         distance = delta_e(first.face, second.face)
         if distance < CLOSE_COLOURS:
+            pale = [name for name, colour in ((a, first), (b, second)) if name != "white" and _pale(colour.face)]
+            advice = (f"the {pale[0]} die's top came out nearly white: move a lamp beside the camera, which its top "
+                      "mirrors, off to the side, or lower the camera's exposure (the setting `exposure`)" if pale else
+                      "a whiter, brighter lamp will make them easier to tell apart")
             warnings.append(
                 f"{a.capitalize()} and {b} dice look alike under this light (colour difference {distance:.0f}, "
-                f"below {CLOSE_COLOURS:.0f}): a whiter, brighter lamp will make them easier to tell apart."
+                f"below {CLOSE_COLOURS:.0f}): {advice}."
             )
     return warnings
+
+
+def _pale(face: tuple[float, float, float]) -> bool:
+    return face[0] >= PALE_LIGHTNESS and math.hypot(face[1], face[2]) < PALE_CHROMA
 
 
 def play_area_problem(corners: Sequence[Sequence[float]], resolution: tuple[int, int],

@@ -316,8 +316,36 @@ def test_warns_when_two_dice_colours_are_close_under_this_light():
         "red": DieColour((45.0, 60.0, 40.0), (2.0, 2.0, 2.0), 40.0),
     }
     (warning,) = close_colour_warnings(colours)
-    assert "White and yellow" in warning
+    assert "White and yellow" in warning and "a whiter, brighter lamp" in warning
     assert close_colour_warnings({k: v for k, v in colours.items() if k != "yellow"}) == []
+
+
+def test_a_coloured_die_whose_top_came_out_nearly_white_is_blamed_on_a_mirrored_lamp_or_the_exposure():
+    colours = {
+        "white": DieColour((99.0, 0.0, 1.0), (1.0, 1.0, 1.0), -60.0),
+        "red": DieColour((93.0, 7.0, 4.0), (2.0, 2.0, 2.0), 0.0),
+    }
+    (warning,) = close_colour_warnings(colours)
+    assert warning.startswith("White and red dice look alike under this light")
+    assert "the red die's top came out nearly white" in warning and "off to the side" in warning
+
+
+def test_under_a_lamp_the_red_top_mirrors_calibration_says_to_move_the_lamp():
+    # A lamp at the camera's height, placed so that a point 10 cm from the laid-out dice's middle (by a white die)
+    # mirrors it into the lens: the red top comes out nearly white, the other coloured ones keep their colours.
+    base = table_scene(3)
+    laid_out = laid_apart(base, 3)
+    mirror = np.mean([die.pose.position for die in laid_out.dice], axis=0)[:2] + (61.0, -77.0)
+    camera_at = np.array(base.camera.position)
+    lamp = (float(2 * mirror[0] - camera_at[0]), float(2 * mirror[1] - camera_at[1]), float(camera_at[2]))
+
+    def mirrored(scene):
+        return replace(scene, light=replace(scene.light, position=lamp, size_mm=60.0))
+
+    learned = learn(render(mirrored(base))[0], render(mirrored(laid_out))[0], read_dice)
+    assert any("the red die's top came out nearly white" in note for note in learned.notes)
+    learned = learn(render(base)[0], render(laid_out)[0], read_dice)
+    assert not any("came out nearly white" in note for note in learned.notes)
 
 
 def test_play_area_is_the_whole_frame_without_a_tray():
