@@ -55,7 +55,7 @@ class ReadsThese:
     def __init__(self, *readings):
         self.readings = list(readings)
 
-    def read(self, image):
+    def read(self, image, dice_set=None):
         return self.readings
 
 
@@ -74,3 +74,18 @@ def test_the_mistakes_file_gives_each_labelled_die_its_outcome_and_the_reading_m
     assert mistake["file"] == "table.png" and mistake["dice"] == [wrong.to_json()]
     assert [(label["value"], label["outcome"], label["read"]) for label in mistake["labels"]] == [
         (3, "confident-wrong", ["white", 2]), (5, "missed", None)]
+
+
+def test_generated_sets_are_also_scored_on_their_dice_of_the_issue_s_sizes(capsys):
+    from vision.readings import DieReading
+    from vision.scoring import TruthDie
+
+    bench = runpy.run_path(str(BENCH))
+    small = TruthDie(3, (10, 10, 26, 26), "red", None, 16.0)
+    large = TruthDie(5, (60, 60, 84, 84), "blue", None, 24.0)
+    read_small = DieReading("red", 3, 0.95, (18.0, 18.0), ((10.0, 10.0), (26.0, 10.0), (26.0, 26.0), (10.0, 26.0)))
+    bench["score_generated"](ReadsThese(read_small), [(np.zeros((100, 100, 3), np.uint8), [small, large])],
+                             "generated")
+    printed = capsys.readouterr().out
+    assert "read correctly       1 ( 50.0%)" in printed
+    assert "of the 1 dice 20 px or larger (the issue's range) 0 read correctly (0.0%), 0 confident-wrong" in printed

@@ -23,6 +23,7 @@ class TruthDie:
     colour: str | None = None
     # Generated scenes say why a die may rightly go unread; the value is still given where it is known.
     problem: str | None = None
+    size_px: float | None = None  # generated scenes: the mean length of the top face's edges in the image
 
 
 def score(truth: list[TruthDie], readings: list[DieReading]) -> Counter:
