@@ -168,7 +168,8 @@ def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: 
             cv2.imwrite(str(stem.with_suffix(".png")), frame)
             stored = {"scene": described, **truth.to_json()}
             record.write_text(json.dumps(stored))
-        truth = [TruthDie(d["value"], _box(d["corners"]), d["colour"], d["problem"], d["size_px"]) for d in stored["dice"]]
+        truth = [TruthDie(d["value"], _box(d["corners"]), d["colour"], d["problem"], d["size_px"])
+                 for d in stored["dice"]]
         scenes.append((cv2.imread(str(stem.with_suffix(".png"))), truth))
     return scenes
 

@@ -155,17 +155,23 @@ def test_on_a_dark_table_washed_out_dice_calibrate_with_the_exposure_lowered_as_
     assert correct(read_dice(image, learned, QWIXX_ROLL), truth.in_frame()) == 6
 
 
+def lit_by_a_lamp_mirrored_at(point, base: Scene, size_mm: float):
+    """What changes a scene of `base`'s table: its lamp moved to the camera's height, where a top at the table `point`
+    (mm) mirrors it into the lens."""
+    camera_at = np.array(base.camera.position)
+    lamp = (float(2 * point[0] - camera_at[0]), float(2 * point[1] - camera_at[1]), float(camera_at[2]))
+    return lambda scene: replace(scene, light=replace(scene.light, position=lamp, size_mm=size_mm))
+
+
+def laid_out_middle(scene: Scene) -> np.ndarray:
+    return np.mean([die.pose.position for die in scene.dice], axis=0)[:2]
+
+
 def test_a_lamp_mirrored_in_the_dice_tops_is_refused_with_what_to_do_and_lowering_the_exposure_helps():
     # A lamp at the camera's height where the laid-out dice's tops mirror it into the lens: they come out white.
     base = table_scene(0)
     laid_out = laid_apart(base, 0)
-    camera_at = np.array(base.camera.position)
-    middle = np.mean([die.pose.position for die in laid_out.dice], axis=0)
-    lamp = (float(2 * middle[0] - camera_at[0]), float(2 * middle[1] - camera_at[1]), float(camera_at[2]))
-
-    def mirrored(scene):
-        return replace(scene, light=replace(scene.light, position=lamp, size_mm=120.0))
-
+    mirrored = lit_by_a_lamp_mirrored_at(laid_out_middle(laid_out), base, 120.0)
     with pytest.raises(WashedOut, match="lamp beside the camera is mirrored.*move the lamp off to the side"):
         learn(render(mirrored(base))[0], render(mirrored(laid_out))[0], read_dice)
     lower = replace(base, effects=replace(base.effects, exposure_ev=-2.0))
@@ -335,13 +341,7 @@ def test_under_a_lamp_the_red_top_mirrors_calibration_says_to_move_the_lamp():
     # mirrors it into the lens: the red top comes out nearly white, the other coloured ones keep their colours.
     base = table_scene(3)
     laid_out = laid_apart(base, 3)
-    mirror = np.mean([die.pose.position for die in laid_out.dice], axis=0)[:2] + (61.0, -77.0)
-    camera_at = np.array(base.camera.position)
-    lamp = (float(2 * mirror[0] - camera_at[0]), float(2 * mirror[1] - camera_at[1]), float(camera_at[2]))
-
-    def mirrored(scene):
-        return replace(scene, light=replace(scene.light, position=lamp, size_mm=60.0))
-
+    mirrored = lit_by_a_lamp_mirrored_at(laid_out_middle(laid_out) + (61.0, -77.0), base, 60.0)
     learned = learn(render(mirrored(base))[0], render(mirrored(laid_out))[0], read_dice)
     assert any("the red die's top came out nearly white" in note for note in learned.notes)
     learned = learn(render(base)[0], render(laid_out)[0], read_dice)
