@@ -22,6 +22,8 @@ random_scene never leans a die against another by itself, so --cocked scores sce
 rests cocked (ruling 9: it must be re-rolled), and says how many of those dice were given a value: the roll a
 table would most likely see announced wrong. Read as rolls, it also counts the rolls whose colours come out as the
 full Qwixx set with a die named a colour it is not, and of those the ones with every value read: announced wrong.
+--conditions N scores N scenes of each of synth's conditions (the issue's list: light, tables, clusters, clutter,
+sizes, blur...) apart, one line each, where random_scene draws them all mixed.
 Runs on one core (cv2.setNumThreads(1)); speed is the median over generated frames with the six dice
 of the time `read` takes, each die read alone and the frame read as one Qwixx roll (the tracker's way).
 """
@@ -138,8 +140,8 @@ ISSUE_SMALLEST_DIE_PX = 20.0
 
 def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None,
                      tilt: float | None = None, light: str | None = None, still_frames: int = 1):
-    """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given, the
-    camera `tilt` degrees from vertical if given (see TILTED_DIE_PX) and the `light` (synth.generate.LIGHTS) if given,
+    """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given (at the
+    condition's own size where it sets one: "close" and "vga"), the camera `tilt` degrees from vertical if given (see TILTED_DIE_PX) and the `light` (synth.generate.LIGHTS) if given,
     seeds 0..count-1; with `still_frames` more than one, each frame is the mean of that many of the scene differing
     only in their sensor noise (synth.still_frame; as the tracker reads still dice). Rendered once: again only when the
     generator now describes the scene differently or its code (which draws the frame and tells the truth) has
@@ -151,12 +153,14 @@ def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: 
     code = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(Path(synth.__file__).parent.glob("*.py"))))
     scenes = []
     for seed in range(count):
-        stem = cache / "-".join([*filter(None, (condition, light)), *([] if tilt is None else [f"tilt{tilt:g}"]),
-                                 *([f"mean{still_frames}"] if still_frames > 1 else []), f"{size[0]}x{size[1]}",
-                                 f"{seed:05d}"])
-        drawn = (CONDITIONS.get(condition, {}) | ({} if tilt is None else {"tilt_deg": tilt, "die_px": TILTED_DIE_PX})
+        drawn = ({"size": size} | CONDITIONS.get(condition, {})
+                 | ({} if tilt is None else {"tilt_deg": tilt, "die_px": TILTED_DIE_PX})
                  | ({} if light is None else {"light": light}))
-        scene = random_scene(seed, size=size, **drawn)
+        width, height = drawn["size"]
+        stem = cache / "-".join([*filter(None, (condition, light)), *([] if tilt is None else [f"tilt{tilt:g}"]),
+                                 *([f"mean{still_frames}"] if still_frames > 1 else []), f"{width}x{height}",
+                                 f"{seed:05d}"])
+        scene = random_scene(seed, **drawn)
         described = hashlib.sha1(repr(scene).encode() + code.digest()).hexdigest()
         record = stem.with_suffix(".json")
         stored = json.loads(record.read_text()) if record.exists() else {}
@@ -209,6 +213,32 @@ def score_generated(reader: DiceReader, scenes, title: str, dice_set=None) -> No
               f"({sum(named_wrong)} with every value read: announced wrong)")
 
 
+def score_conditions(reader: DiceReader, count: int, cache: Path, names=None) -> None:
+    """One line per synth condition (`names`, default all of synth.CONDITIONS): what became of the dice of `count`
+    scenes drawn under it (seeds 0..count-1), read one die at a time and, where the scenes hold the six Qwixx dice
+    alone, as one Qwixx roll. Where the reader falls short, condition by condition, is where its networks most
+    need more to learn from."""
+    from synth import CONDITIONS
+
+    print(f"generated scenes by condition (synth.CONDITIONS), {count} of each: dice read correctly, confident-wrong, "
+          "unreadable (of them doubted as cocked), missed; false dice; one die at a time | as one Qwixx roll")
+    for name in names or CONDITIONS:
+        scenes = generated_scenes(count, (1280, 720), cache, name)
+        figures = []
+        for dice_set in [None] + ([QWIXX_ROLL] if "dice" not in CONDITIONS[name] else []):
+            counts: Counter = Counter()
+            for frame, truth in scenes:
+                readings = reader.read(frame, dice_set=dice_set)
+                counts += score(truth, readings)
+                counts["cocked"] += sum(outcome == "unreadable" and reading.problem == "cocked" for outcome, reading
+                                        in zip(outcomes(truth, readings), matched(truth, readings)))
+            doubted = f"({counts['cocked']})"
+            figures.append(f"{counts['correct']:4d} {counts['confident-wrong']:3d} {counts['unreadable']:3d} "
+                           f"{doubted:>4} {counts['missed']:3d} {counts['false']:3d}")
+        dice = sum(len(truth) for _, truth in scenes)
+        print(f"  {name:13s} {dice:4d} dice: {' | '.join(figures)}")
+
+
 def speed(reader: DiceReader, frames: list[np.ndarray], dice_set=None, repeats: int = 3) -> tuple[float, float]:
     """Median milliseconds per frame read with `dice_set` (DiceReader.read): processor time of this
     (single-threaded) process, and wall time. On a shared machine the processor time is the fairer figure for one
@@ -228,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("target", type=Path, metavar="DIR_OR_LABELS")
     parser.add_argument("--generated", type=int, default=200, help="generated scenes to score (0: none)")
     parser.add_argument("--cocked", type=int, default=100, help="generated scenes with a cocked die to score (0: none)")
+    parser.add_argument("--conditions", type=int, default=0, metavar="N",
+                        help="also score N generated scenes of each synth condition, one line each (default 0: none)")
     parser.add_argument("--speed", type=int, default=20, help="generated frames to time at each size (0: skip)")
     parser.add_argument("--size", type=str, default="1280x720",
                         help="WIDTHxHEIGHT of the generated scenes scored (the same scenes, seen at that resolution)")
@@ -261,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         scenes = generated_scenes(args.cocked, size, args.cache, "cocked", args.tilt, args.light, args.still_frames)
         score_generated(reader, scenes, "generated Qwixx scenes with one die cocked (colour and value)")
         score_generated(reader, scenes, "the same, each read as one Qwixx roll as the tracker reads it", QWIXX_ROLL)
+    if args.conditions:
+        score_conditions(reader, args.conditions, args.cache)
     if args.speed:
         for size in ((1280, 720), (640, 480)):
             frames = [frame for frame, _ in generated_scenes(args.speed, size, args.cache)]

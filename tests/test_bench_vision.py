@@ -89,3 +89,15 @@ def test_generated_sets_are_also_scored_on_their_dice_of_the_issue_s_sizes(capsy
     printed = capsys.readouterr().out
     assert "read correctly       1 ( 50.0%)" in printed
     assert "of the 1 dice 20 px or larger (the issue's range) 0 read correctly (0.0%), 0 confident-wrong" in printed
+
+
+def test_each_condition_is_scored_on_its_own_line_at_its_own_size_and_as_a_roll_where_it_holds_the_qwixx_dice(
+        tmp_path, capsys):
+    bench = runpy.run_path(str(BENCH))
+    bench["score_conditions"](ReadsThese(), 1, tmp_path, ("plain", "close"))
+    lines = capsys.readouterr().out.splitlines()
+    # The stand-in reader finds nothing: every die missed, one die at a time and, for the Qwixx scene, as a roll.
+    assert lines[1].split() == ["plain", "6", "dice:", "0", "0", "0", "(0)", "6", "0", "|", "0", "0", "0", "(0)", "6",
+                                "0"]
+    assert lines[2].split() == ["close", "3", "dice:", "0", "0", "0", "(0)", "3", "0"]  # not the Qwixx set
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == ["close-2304x1296-00000.png", "plain-1280x720-00000.png"]
