@@ -141,22 +141,22 @@ ISSUE_SMALLEST_DIE_PX = 20.0
 def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: str | None = None,
                      tilt: float | None = None, light: str | None = None, still_frames: int = 1):
     """(frame, truth dice) for synth.random_scene(seed, size=size) with synth.CONDITIONS[condition] if given (at the
-    condition's own size where it sets one: "close" and "vga"), the camera `tilt` degrees from vertical if given (see TILTED_DIE_PX) and the `light` (synth.generate.LIGHTS) if given,
-    seeds 0..count-1; with `still_frames` more than one, each frame is the mean of that many of the scene differing
-    only in their sensor noise (synth.still_frame; as the tracker reads still dice). Rendered once: again only when the
-    generator now describes the scene differently or its code (which draws the frame and tells the truth) has
-    changed."""
+    condition's own size where it sets one: "close" and "vga"), the camera `tilt` degrees from vertical if given (see
+    TILTED_DIE_PX) and the `light` (synth.generate.LIGHTS) if given, seeds 0..count-1; with `still_frames` more than
+    one, each frame is the mean of that many of the scene differing only in their sensor noise (synth.still_frame; as
+    the tracker reads still dice). Rendered once: again only when the generator now describes the scene differently or
+    its code (which draws the frame and tells the truth) has changed."""
     import synth
     from synth import CONDITIONS, random_scene, render, still_frame
 
     cache.mkdir(parents=True, exist_ok=True)
     code = hashlib.sha1(b"".join(p.read_bytes() for p in sorted(Path(synth.__file__).parent.glob("*.py"))))
+    drawn = ({"size": size} | CONDITIONS.get(condition, {})
+             | ({} if tilt is None else {"tilt_deg": tilt, "die_px": TILTED_DIE_PX})
+             | ({} if light is None else {"light": light}))
+    width, height = drawn["size"]
     scenes = []
     for seed in range(count):
-        drawn = ({"size": size} | CONDITIONS.get(condition, {})
-                 | ({} if tilt is None else {"tilt_deg": tilt, "die_px": TILTED_DIE_PX})
-                 | ({} if light is None else {"light": light}))
-        width, height = drawn["size"]
         stem = cache / "-".join([*filter(None, (condition, light)), *([] if tilt is None else [f"tilt{tilt:g}"]),
                                  *([f"mean{still_frames}"] if still_frames > 1 else []), f"{width}x{height}",
                                  f"{seed:05d}"])
@@ -259,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generated", type=int, default=200, help="generated scenes to score (0: none)")
     parser.add_argument("--cocked", type=int, default=100, help="generated scenes with a cocked die to score (0: none)")
     parser.add_argument("--conditions", type=int, default=0, metavar="N",
-                        help="also score N generated scenes of each synth condition, one line each (default 0: none)")
+                        help="also score N generated scenes of each synth condition at 1280x720 (or the "
+                        "condition's own size), one line each (default 0: none)")
     parser.add_argument("--speed", type=int, default=20, help="generated frames to time at each size (0: skip)")
     parser.add_argument("--size", type=str, default="1280x720",
                         help="WIDTHxHEIGHT of the generated scenes scored (the same scenes, seen at that resolution)")
