@@ -247,10 +247,15 @@ def name_by_rim(rim: tuple[float, float, float] | None, name: str, gain: float =
 
 def _rim_colour(rim: tuple[float, float, float], gain: float) -> str | None:
     """red, green or blue where the rim shows one with BLEACHED_RIM_CHROMA or more, else None."""
-    if math.hypot(rim[1], rim[2]) * math.sqrt(gain) < BLEACHED_RIM_CHROMA:
+    if _rim_chroma(rim, gain) < BLEACHED_RIM_CHROMA:
         return None
     named = name_colour(Face(rim, 0.0), None, gain)
     return named if named in ("red", "green", "blue") else None
+
+
+def _rim_chroma(rim: tuple[float, float, float], gain: float) -> float:
+    """The rim's chroma as seen in good light (see light_gain)."""
+    return math.hypot(rim[1], rim[2]) * math.sqrt(gain)
 
 
 def colour_cost(face: Face, name: str, gain: float = 1.0, calibration=None) -> float:
@@ -270,8 +275,7 @@ def colour_cost(face: Face, name: str, gain: float = 1.0, calibration=None) -> f
         return min(cost, _hue_cost(Face(face.rim, face.pip_contrast), name, gain))
     if _rim_colour(face.rim, gain) is None:
         return cost
-    rim_chroma = math.hypot(face.rim[1], face.rim[2]) * math.sqrt(gain)
-    return cost + ((rim_chroma - BLEACHED_RIM_CHROMA) / SHORTFALL_SCALE) ** 2
+    return cost + ((_rim_chroma(face.rim, gain) - BLEACHED_RIM_CHROMA) / SHORTFALL_SCALE) ** 2
 
 
 def _hue_cost(face: Face, name: str, gain: float) -> float:
