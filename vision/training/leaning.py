@@ -66,6 +66,7 @@ import numpy as np
 from vision import geometry
 from vision.training import small
 
+DEV_SEEDS = 0  # for --dev: a photo's place in the list of dev photos
 SEEDS = 4_000_000
 TABLE_SEEDS = 5_000_000  # for --tables: bench/table.py's tables are 0-19
 JITTER = 4  # crops per die
@@ -81,7 +82,6 @@ def cut(first_seed: int, count: int, tables: bool = False, log=print) -> tuple[n
     from synth import random_scene, render
     from synth.rolls import training_roll
 
-    size = geometry.LEANING_SIZE
     crops, labels, seeds = [], [], []
     for seed in range(first_seed, first_seed + count):
         rng = np.random.default_rng([seed, 11])
@@ -94,15 +94,59 @@ def cut(first_seed: int, count: int, tables: bool = False, log=print) -> tuple[n
         for die in dice:
             if not (die.problem == "cocked" or (die.problem is None and touches_another(die, dice))):
                 continue
-            extent = die.extent
-            for _ in range(JITTER):
-                dx, dy = rng.normal(0, 0.08 * extent, 2)
-                side = extent * float(np.exp(rng.normal(0, 0.12))) * geometry.LEANING_MARGIN
-                crops.append(geometry.crop_around(frame, die.center[0] + dx, die.center[1] + dy, side, size))
-                labels.append(int(die.problem == "cocked"))
-                seeds.append(seed)
+            crops += _jittered_crops(frame, die.center, die.extent, rng)
+            labels += [int(die.problem == "cocked")] * JITTER
+            seeds += [seed] * JITTER
         if (seed - first_seed) % 100 == 99:
             log(f"scene {seed - first_seed + 1} of {count}: {len(labels)} crops, {sum(labels)} of cocked dice")
+    return _arrays(crops, labels, seeds)
+
+
+def cut_dev(root: Path, log=print) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(crops, labels, seeds) as `cut` gives them, of real dice lying flat against another: in the dev photos'
+    training part, each die the reader reads with its labelled value whose reading has another's centre within NEAR
+    of its edges (label 0). The photos do not say which dice lean; a die read right is taken to lie flat. Its crops
+    are cut round its reading's top face as `cut`'s round the truth's (the face's upright box: Die.extent). A
+    photo's seed is DEV_SEEDS plus its place in the list of dev photos."""
+    from vision.reader import DiceReader
+    from vision.scoring import TruthDie, matched
+    from vision.training import devset
+
+    reader = DiceReader()
+    rng = np.random.default_rng(DEV_SEEDS)
+    crops, labels, seeds = [], [], []
+    for place, photo in enumerate(devset.dev_photos(root)):
+        frame = cv2.imread(str(photo.path)) if photo.part == "train" else None
+        if frame is None:
+            continue
+        readings = reader.read(frame)
+        truth = [TruthDie(die.value, die.bbox, die.colour) for die in photo.dice]
+        for die, reading in zip(truth, matched(truth, readings)):
+            if reading is None or reading.value != die.value or not any(
+                    other is not reading and math.dist(other.center, reading.center) < NEAR * max(reading.edge, other.edge)
+                    for other in readings):
+                continue
+            xs, ys = zip(*reading.corners)
+            crops += _jittered_crops(frame, reading.center, max(max(xs) - min(xs), max(ys) - min(ys)), rng)
+            labels += [0] * JITTER
+            seeds += [DEV_SEEDS + place] * JITTER
+    log(f"{len(labels)} crops of {len(set(seeds))} dev photos' flat dice touching another")
+    return _arrays(crops, labels, seeds)
+
+
+def _jittered_crops(frame: np.ndarray, center: tuple[float, float], extent: float, rng) -> list[np.ndarray]:
+    """JITTER crops of LEANING_MARGIN times `extent` round `center`, moved and scaled a little as the reader's looks
+    are off."""
+    crops = []
+    for _ in range(JITTER):
+        dx, dy = rng.normal(0, 0.08 * extent, 2)
+        side = extent * float(np.exp(rng.normal(0, 0.12))) * geometry.LEANING_MARGIN
+        crops.append(geometry.crop_around(frame, center[0] + dx, center[1] + dy, side, geometry.LEANING_SIZE))
+    return crops
+
+
+def _arrays(crops: list, labels: list, seeds: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    size = geometry.LEANING_SIZE
     return (np.array(crops, np.uint8).reshape(-1, size, size, 3), np.array(labels, np.int64),
             np.array(seeds, np.int64))
 
@@ -133,12 +177,13 @@ def train(crops: np.ndarray, labels: np.ndarray, seeds: np.ndarray, steps: int, 
 
     def report(net):
         leaning = np.concatenate([_leaning(net, crops[held][i:i + 512]) for i in range(0, held.sum(), 512)])
-        on_table = seeds[held] >= TABLE_SEEDS
+        on_table, in_photo = seeds[held] >= TABLE_SEEDS, seeds[held] < SEEDS
         parts = []
-        for name, part in (("scenes", ~on_table), ("tables", on_table)):
+        for name, part in (("scenes", ~on_table & ~in_photo), ("tables", on_table), ("photos", in_photo)):
             flat, cocked = leaning[part & (labels[held] == 0)], leaning[part & (labels[held] == 1)]
-            parts += [f"{name} at {t}: {np.mean(flat >= t):.1%} of flat, {np.mean(cocked >= t):.1%} of cocked"
-                      for t in (FLAT_LEANING, ROLL_LEANING) if len(flat) and len(cocked)]
+            parts += [f"{name} at {t}: {np.mean(flat >= t):.1%} of flat"
+                      + (f", {np.mean(cocked >= t):.1%} of cocked" if len(cocked) else "")
+                      for t in (FLAT_LEANING, ROLL_LEANING) if len(flat)]
         return "called leaning (held-out) " + "; ".join(parts)
 
     return small.fit(net, steps, batch_loss, report, log, rate)
@@ -166,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     cutting.add_argument("--count", type=int, default=2500)
     cutting.add_argument("--tables", action="store_true",
                          help="rolls on bench/table.py's kind of table (synth.rolls.training_roll)")
+    cutting.add_argument("--dev", type=Path,
+                         help="cut the flat dice touching another of the dev photos' training part in this folder instead")
     training = commands.add_parser("train", help="train on the crops of DATA.npz files and export leaning.onnx")
     training.add_argument("data", type=Path, nargs="+")
     training.add_argument("--steps", type=int, default=12000)
@@ -175,8 +222,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     if args.command == "cut":
-        first_seed = args.first_seed if args.first_seed is not None else TABLE_SEEDS if args.tables else SEEDS
-        crops, labels, seeds = cut(first_seed, args.count, args.tables)
+        if args.dev:
+            crops, labels, seeds = cut_dev(args.dev)
+        else:
+            first_seed = args.first_seed if args.first_seed is not None else TABLE_SEEDS if args.tables else SEEDS
+            crops, labels, seeds = cut(first_seed, args.count, args.tables)
         small.save(args.out, crops=crops, labels=labels, seeds=seeds)
         return 0
     import torch
