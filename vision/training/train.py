@@ -83,6 +83,12 @@ unread). They read more of the films' rolls and less of the rest: the first the 
 rolls of 53 right [45]; the second 507 (9), 416 (3), 1,038 (9) and 46; both 505 (8), 414 (2), 1,027 (7) and 47, and
 the generator's own glare scenes (bench/vision.py --light glare, 100 as rolls) 495 dice read rather than 512: not
 kept.
+Fine-tuned side by side once more with the dev photos' dice given more of each batch (DATA9: --render 1000 --tables
+600 --seed 59, 48,666 patches, 10,944 of them dice, 15,429 mined; --batch-shares 0.55,0.2,0.25; 25 minutes, 75 and 60
+epochs), neither read more real dice without more wrong (bench/vision.py; the reader's figures in brackets): the first
+the dev validation part 510 (10 wrong) [509 (6)], the tune part 419 (3) [415 (3)], the train part 1,488 (12) [1,464
+(12)], the colour-labelled photos 181 (9) [179 (10)], the 200 generated scenes as rolls 1,058 (7) [1,061 (6)]; the
+second 506 (7), 417 (3), 1,478 (14), 179 (10) and 1,060 (7): not kept.
 """
 from __future__ import annotations
 
