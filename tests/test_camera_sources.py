@@ -1,7 +1,6 @@
 """Every source through the one interface: iterate for (t, BGR frame), close to stop."""
 import sys
 import threading
-import time
 import types
 
 import cv2
@@ -10,6 +9,7 @@ import pytest
 
 import camera
 from camera import Frame, SourceError, open_source
+from tests.web_helpers import wait_until
 
 
 def coloured_frames(count, size=(160, 120)):
@@ -141,8 +141,7 @@ def test_missing_webcam_keeps_retrying_with_a_status(monkeypatch):
     frames = []
     thread = threading.Thread(target=lambda: frames.extend(source))
     thread.start()
-    time.sleep(0.3)
-    assert "no camera answers at index 3" in source.status
+    wait_until(lambda: "no camera answers at index 3" in source.status, "the status to say no camera answers")
     source.close()
     thread.join(timeout=3)
     assert not thread.is_alive() and frames == []
