@@ -95,6 +95,7 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
     images: Counter = Counter()
     perfect: Counter = Counter()
     beside: dict[str, Counter] = defaultdict(Counter)
+    in_range: dict[str, Counter] = defaultdict(Counter)  # outcomes of the dice whose box is in the issue's range
     mistakes = []
     for photo in photos:
         image = cv2.imread(str(photo.path))
@@ -106,6 +107,8 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
         counts = score(truth, readings)
         totals[photo.part] += counts
         beside[photo.part] += read_beside(truth, readings)
+        in_range[photo.part].update(outcome for die, outcome in zip(truth, outcomes(truth, readings))
+                                    if die.bbox is not None and _short_side(die.bbox) >= ISSUE_SMALLEST_DIE_PX)
         images[photo.part] += 1
         clean = counts["correct"] == len(truth) and counts["false"] == 0
         perfect[photo.part] += clean
@@ -123,6 +126,8 @@ def score_photos(reader: DiceReader, photos, errors_to: Path | None) -> None:
     for part, title in titles.items():
         if part in totals:
             report(title, totals[part], images[part], perfect[part], beside[part])
+            # A labelled box holds the die as seen, turned and leaning: its short side is the die's edge or more.
+            report_in_range(in_range[part], f"dice whose box is {ISSUE_SMALLEST_DIE_PX:g} px or more on its short side")
     if errors_to:
         errors_to.write_text("\n".join(json.dumps(m) for m in mistakes) + "\n")
         print(f"  images with mistakes listed in {errors_to}")
@@ -178,6 +183,18 @@ def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: 
     return scenes
 
 
+def report_in_range(in_range: Counter, which: str) -> None:
+    """The line for the dice of the issue's sizes, `which` saying how they were chosen."""
+    dice = sum(in_range.values())
+    print(f"  of the {dice} {which} (the issue's range) {in_range['correct']} read correctly "
+          f"({100 * in_range['correct'] / max(dice, 1):.1f}%), {in_range['confident-wrong']} confident-wrong")
+
+
+def _short_side(box) -> float:
+    x0, y0, x1, y1 = box
+    return min(x1 - x0, y1 - y0)
+
+
 def _box(corners) -> tuple[float, float, float, float]:
     xs, ys = [p[0] for p in corners], [p[1] for p in corners]
     return min(xs), min(ys), max(xs), max(ys)
@@ -203,9 +220,7 @@ def score_generated(reader: DiceReader, scenes, title: str, dice_set=None) -> No
         if dice_set is not None and full_set_named_wrong(truth, readings, dice_set):
             named_wrong.append(all(r.value is not None for r in readings))
     report(title, totals, len(scenes), perfect, beside)
-    dice = sum(in_range.values())
-    print(f"  of the {dice} dice {ISSUE_SMALLEST_DIE_PX:g} px or larger (the issue's range) {in_range['correct']} read "
-          f"correctly ({100 * in_range['correct'] / max(dice, 1):.1f}%), {in_range['confident-wrong']} confident-wrong")
+    report_in_range(in_range, f"dice {ISSUE_SMALLEST_DIE_PX:g} px or larger")
     if cocked:
         print(f"  cocked dice given a value {cocked_read} of {cocked} ({100 * cocked_read / cocked:.1f}%)")
     if dice_set is not None:

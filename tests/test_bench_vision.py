@@ -91,6 +91,23 @@ def test_generated_sets_are_also_scored_on_their_dice_of_the_issue_s_sizes(capsy
     assert "of the 1 dice 20 px or larger (the issue's range) 0 read correctly (0.0%), 0 confident-wrong" in printed
 
 
+def test_photos_are_also_scored_on_the_dice_whose_labelled_box_is_of_the_issue_s_sizes(tmp_path, capsys):
+    from vision.readings import DieReading
+    from vision.training.devset import LabelledDie, LabelledPhoto
+
+    bench = runpy.run_path(str(BENCH))
+    cv2.imwrite(str(tmp_path / "table.png"), np.zeros((100, 100, 3), np.uint8))
+    # A box 24 px wide but 16 high is too small on its short side; one with no box cannot be sized.
+    photo = LabelledPhoto(tmp_path / "table.png", "table.png", (
+        LabelledDie(3, (10, 10, 34, 26)), LabelledDie(5, (60, 60, 82, 82)), LabelledDie(2, None)), "validation")
+    read_large = DieReading("white", 5, 0.95, (71.0, 71.0), ((60.0, 60.0), (82.0, 60.0), (82.0, 82.0), (60.0, 82.0)))
+    bench["score_photos"](ReadsThese(read_large), [photo], None)
+    printed = capsys.readouterr().out
+    assert "read correctly       1 ( 33.3%)" in printed
+    assert ("of the 1 dice whose box is 20 px or more on its short side (the issue's range) 1 read correctly (100.0%), "
+            "0 confident-wrong") in printed
+
+
 def test_each_condition_is_scored_on_its_own_line_at_its_own_size_and_as_a_roll_where_it_holds_the_qwixx_dice(
         tmp_path, capsys):
     bench = runpy.run_path(str(BENCH))
