@@ -389,6 +389,13 @@ class DiceReader:
         # 5.1. Given its 3x3 neighbourhoods as 27 channels of a 1x1 convolution (the same sums), the two classifiers
         # took 0.91 and 0.94 of their time there, neighbourhoods made included, but 1.15 and 1.12 with OpenCV 4.6, the
         # Pi's: not taken. Padding the input to 4 or 8 channels changed neither (scripts outside the repository).
+        # Quantized to 8 bits (onnxruntime's quantize_static: QOperator, per channel, convolutions only, calibrated on
+        # what the networks are given while reading 150 dev training photos and 60 generated scenes), the classifiers
+        # took 0.67 and 0.62 of their time with OpenCV 5.1, the detector 0.81, the other three about 0.9; OpenCV 4.6
+        # took 0.93 to 1.2 (on x86). A generated 1280x720 roll then took 0.87 of its time, but the quantized detector
+        # misses real dice (the validation part 494 read rather than 509); with the classifiers alone quantized 0.91,
+        # and the validation part 509 read but 7 wrong rather than 6, the train part 14 rather than 12, the cocked
+        # scenes as rolls 22 cocked dice given a value rather than 21: not taken.
         self.classifier = _load(models / "classifier.onnx", "ENGINE_CLASSIC")
         self.second_classifier = _load(models / "second-classifier.onnx", "ENGINE_CLASSIC")
         self.leaning = _load(models / "leaning.onnx", "ENGINE_CLASSIC")
