@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -67,12 +68,21 @@ def cocked_rolls_on(base: Scene, table: int, count: int):
     return [(frames_of(cocked_table_roll(base, table, index))[0], None) for index in range(count)]
 
 
-def judge(empty: list[np.ndarray], rolls, reader, calibration) -> tuple[Counter, Counter]:
+def judge(empty: list[np.ndarray], rolls, reader, calibration, read_times: list[float]) -> tuple[Counter, Counter]:
     """Each roll shown to a fresh tracker after the empty table (frames_of each), as a camera at FPS would show it:
-    the count of each of OUTCOMES, and of the problems behind the re-roll requests."""
+    the count of each of OUTCOMES, and of the problems behind the re-roll requests. Adds to `read_times` the processor
+    seconds of each read that found dice."""
     counts = Counter({outcome: 0 for outcome in OUTCOMES})
     problems = Counter()
-    tracker = RollTracker(read_dice=reader, calibration=calibration)
+
+    def timed_reader(image, calibration=None, dice_set=None):
+        start = time.process_time()
+        readings = reader(image, calibration, dice_set)
+        if readings:
+            read_times.append(time.process_time() - start)
+        return readings
+
+    tracker = RollTracker(read_dice=timed_reader, calibration=calibration)
     t = 0.0
     for images, truth in rolls:
         answers = []
@@ -130,6 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     totals = {way: Counter() for way in ways}
     cocked_totals = {way: Counter() for way in ways}
     problems = {way: Counter() for way in ways}
+    read_times: dict[str, list[float]] = {way: [] for way in ways}
     refused = 0
     for seed in range(args.tables):
         base, learned = calibrate_like_a_user(table_scene(seed), seed)
@@ -141,10 +152,10 @@ def main(argv: list[str] | None = None) -> int:
         for way, (reader, calibrated) in ways.items():
             if calibrated and learned is None:
                 continue
-            counts, why = judge(empty, rolls, reader, learned if calibrated else None)
+            counts, why = judge(empty, rolls, reader, learned if calibrated else None, read_times[way])
             totals[way] += counts
             problems[way] += why
-            cocked_totals[way] += judge(empty, cocked, reader, learned if calibrated else None)[0]
+            cocked_totals[way] += judge(empty, cocked, reader, learned if calibrated else None, read_times[way])[0]
             line.append(f"{counts['announced right']}/{args.rolls}")
         print(f"table {seed} ({base.table.kind}, {base.light.kelvin:.0f} K): right per way {', '.join(line)}", flush=True)
     print(f"\n{args.tables} tables, {args.rolls} rolls each; calibration refused on {refused}")
@@ -156,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
         cocked = cocked_totals[way]
         print(f"    rolls with a die cocked: re-roll asked {cocked['re-roll asked']}/{sum(cocked.values())}, announced "
               f"(wrong) {cocked['announced wrong']}, missed {cocked['missed']}")
+        if read_times[way]:
+            print(f"    the reader: median {1000 * np.median(read_times[way]):.1f} ms processor time, one core, per read "
+                  f"of dice at rest ({len(read_times[way])} reads of {base.camera.width}x{base.camera.height} frames)")
     return 0
 
 
