@@ -11,7 +11,7 @@ vision.RollTracker between frames of the empty table, each frame with sensor noi
 ways: without and with the calibration, each with the reader naming a roll's colours together (as the tracker asks)
 or one die at a time. Prints per way how many rolls were announced right, announced wrong (the worst outcome),
 answered with a request to re-roll some dice, or missed, and what the dice behind those requests were (cocked,
-missing, unreadable and why, one too many). Then C rolls per table in which one coloured die rests cocked against
+missing, unreadable and why, one too many), and the reader's median time per read of dice at rest. Then C rolls per table in which one coloured die rests cocked against
 another, any face up: each of those must be sent back, and one announced is announced wrong.
 """
 from __future__ import annotations
