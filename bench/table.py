@@ -10,9 +10,10 @@ and every roll). Then R rolls (the six dice resting where they fell, touching al
 vision.RollTracker between frames of the empty table, each frame with sensor noise of its own (NOISE_DRAWS), four
 ways: without and with the calibration, each with the reader naming a roll's colours together (as the tracker asks)
 or one die at a time. Prints per way how many rolls were announced right, announced wrong (the worst outcome),
-answered with a request to re-roll some dice, or missed, and what the dice behind those requests were (cocked,
-missing, unreadable and why, one too many), and the reader's median time per read of dice at rest. Then C rolls per table in which one coloured die rests cocked against
-another, any face up: each of those must be sent back, and one announced is announced wrong.
+answered with a request to re-roll some dice, or missed, what the dice behind those requests were (cocked, missing,
+unreadable and why, one too many), and the reader's median time per read of dice at rest. Then C rolls per table in
+which one coloured die rests cocked against another, any face up: each of those must be sent back, and one announced
+is announced wrong.
 """
 from __future__ import annotations
 
@@ -155,7 +156,8 @@ def main(argv: list[str] | None = None) -> int:
             counts, why = judge(empty, rolls, reader, learned if calibrated else None, read_times[way])
             totals[way] += counts
             problems[way] += why
-            cocked_totals[way] += judge(empty, cocked, reader, learned if calibrated else None, read_times[way])[0]
+            cocked_totals[way] += judge(empty, cocked, reader, learned if calibrated else None,
+                                        read_times[way])[0]
             line.append(f"{counts['announced right']}/{args.rolls}")
         print(f"table {seed} ({base.table.kind}, {base.light.kelvin:.0f} K): right per way {', '.join(line)}", flush=True)
     print(f"\n{args.tables} tables, {args.rolls} rolls each; calibration refused on {refused}")
@@ -168,8 +170,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    rolls with a die cocked: re-roll asked {cocked['re-roll asked']}/{sum(cocked.values())}, announced "
               f"(wrong) {cocked['announced wrong']}, missed {cocked['missed']}")
         if read_times[way]:
-            print(f"    the reader: median {1000 * np.median(read_times[way]):.1f} ms processor time, one core, per read "
-                  f"of dice at rest ({len(read_times[way])} reads of {base.camera.width}x{base.camera.height} frames)")
+            print(f"    the reader: median {1000 * np.median(read_times[way]):.1f} ms processor time, one core, per "
+                  f"read of dice at rest ({len(read_times[way])} reads of {base.camera.width}x{base.camera.height} "
+                  "frames)")
     return 0
 
 

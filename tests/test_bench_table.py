@@ -14,8 +14,9 @@ def roll_reader(image, calibration=None, dice_set=None):
     """A stand-in reader: the six dice of ROLL wherever the frame is not empty."""
     if not image.any():
         return []
+    corners = ((-13, -13), (13, -13), (13, 13), (-13, 13))
     return [DieReading(colour, value, 0.99, (100.0 + 60 * k, 300.0),
-                       tuple((100.0 + 60 * k + dx, 300.0 + dy) for dx, dy in ((-13, -13), (13, -13), (13, 13), (-13, 13))))
+                       tuple((100.0 + 60 * k + dx, 300.0 + dy) for dx, dy in corners))
             for k, (colour, value) in enumerate(ROLL)]
 
 
