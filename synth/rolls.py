@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -277,17 +277,21 @@ class Score:
     missed: int = 0
     extra: int = 0  # settled or problem events that match no roll
     latencies: list[float] = field(default_factory=list)  # seconds from last motion to the event
+    # the same, to when the tracker had the event out, a live camera's frames taken in turn (see `score`)
+    live_latencies: list[float] = field(default_factory=list)
 
     def __str__(self) -> str:
         latency = f"median {np.median(self.latencies):.2f} s, max {max(self.latencies):.2f} s" if self.latencies else "none"
+        live = f" ({max(self.live_latencies):.2f} s at most counting the tracker's time)" if self.live_latencies else ""
         return (f"{self.correct}/{self.rolls} rolls correct, {self.wrong} wrong ({self.announced_wrong} announced "
                 f"with wrong values), {self.missed} missed, "
-                f"{self.extra} extra; last motion to event: {latency}")
+                f"{self.extra} extra; last motion to event: {latency}{live}")
 
 
-def score(events, rolls: list[RollTruth], window: float = 2.0) -> Score:
+def score(events, rolls: list[RollTruth], window: float = 2.0, lags: Mapping[float, float] | None = None) -> Score:
     """Compare a tracker's events with a film's truth. Each roll must be answered by exactly one
-    settled or problem event within `window` seconds after its last motion."""
+    settled or problem event within `window` seconds after its last motion. `lags` (see `live_lags`), when given, adds
+    to each latency how long after its frame was taken a live tracker had the event out (`live_latencies`)."""
     result = Score(rolls=len(rolls))
     answers = [e for e in events if e.event in ("roll-settled", "problem")]
     used = set()
@@ -301,6 +305,8 @@ def score(events, rolls: list[RollTruth], window: float = 2.0) -> Score:
         used.add(index)
         event = answers[index]
         result.latencies.append(event.t - truth.last_motion)
+        if lags is not None:
+            result.live_latencies.append(event.t - truth.last_motion + lags[event.t])
         right = event.event == truth.event and (
             (event.white == truth.white and event.colours == truth.colours)
             if truth.event == "roll-settled"
@@ -393,6 +399,17 @@ def track(tracker, frames, truth: list[RollTruth]) -> tuple[list, list[float]]:
         events += tracker.feed(t, image)
         spent.append(time.perf_counter() - started)
     return events, spent
+
+
+def live_lags(times: Sequence[float], spent: Sequence[float]) -> dict[float, float]:
+    """For each frame time, how long after it was taken a tracker that handles every frame in turn, starting each when
+    it is taken or when the one before is done, is done with it (`spent`: the seconds each took, as `track` gives).
+    An upper bound for a live camera, which drops the frames that come while the tracker is busy."""
+    lags, done = {}, -math.inf
+    for t, seconds in zip(times, spent):
+        done = max(t, done) + seconds
+        lags[t] = done - t
+    return lags
 
 
 def load_truth(path) -> list[RollTruth]:

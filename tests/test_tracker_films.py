@@ -15,7 +15,7 @@ import pytest
 import camera
 from synth import render
 from synth.demo import film_script
-from synth.rolls import RollTruth, ScriptedReader, load_truth, score, seen_as_recorded, track
+from synth.rolls import RollTruth, ScriptedReader, live_lags, load_truth, score, seen_as_recorded, track
 from vision import DieReading, read_dice
 from vision.tracker import Problem, RollEvent, RollTracker
 
@@ -67,6 +67,19 @@ def test_every_roll_is_reported_once_correctly_and_soon(kind, name):
     result = score(events, truth)
     assert (result.correct, result.wrong, result.missed, result.extra) == (len(truth), 0, 0, 0), str(result)
     assert max(result.latencies) <= 0.6, str(result)
+
+
+def test_a_live_tracker_is_late_by_the_time_it_spends_and_the_frames_it_is_still_busy_with():
+    # Frames taken at 0, 0.1 and 0.2 s take 0.05, 0.25 and 0.01 s: the second is done at 0.35 s, and the third waits
+    # for it, done at 0.36 s.
+    lags = live_lags([0.0, 0.1, 0.2], [0.05, 0.25, 0.01])
+    assert lags == pytest.approx({0.0: 0.05, 0.1: 0.25, 0.2: 0.16})
+    [roll] = truth_for("perfect", "demo")[:1]
+    event = RollEvent(roll.event, roll.last_motion + 0.2,
+                      tuple(DieReading(c, v, 1.0, (0.0, 0.0), ((0.0, 0.0),) * 4) for c, v in roll.dice))
+    result = score([event], [roll], lags={event.t: 0.16})
+    assert result.latencies == pytest.approx([0.2]) and result.live_latencies == pytest.approx([0.36])
+    assert score([event], [roll]).live_latencies == []
 
 
 # Of rolls-1's identical rolls, the second shows the yellow die without its pip: the real reader rightly sends it back.
