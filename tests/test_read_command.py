@@ -79,3 +79,39 @@ def test_a_qwixx_roll_has_its_colours_named_together(tmp_path, capsys):
     for die in truth.in_frame():
         (reading,) = [r for r in readings["roll"] if math.dist(r["center"], die.center) < 10]
         assert reading["colour"] == die.colour
+
+
+def square(center, half):
+    x, y = center
+    return ((x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half))
+
+
+def test_labels_go_beside_their_dice_covering_no_die_and_no_other_label():
+    from vision.annotate import label_place
+
+    # Two touching dice, the first at the frame's top edge: its label cannot go above it.
+    dice = [(100, 0, 130, 30), (130, 0, 160, 30)]
+    taken = list(dice)
+    for die in dice:
+        label = label_place(die, (70, 16), taken, (640, 480))
+        x0, y0, x1, y1 = label
+        assert 0 <= x0 and x1 <= 640 and 0 <= y0 and y1 <= 480 and (x1 - x0, y1 - y0) == (70, 16)
+        assert all(min(x1, o[2]) <= max(x0, o[0]) or min(y1, o[3]) <= max(y0, o[1]) for o in taken), (label, taken)
+        taken.append(label)
+
+
+def test_an_annotated_copy_outlines_each_die_and_leaves_the_dice_uncovered():
+    from vision.annotate import annotate
+    from vision.readings import DieReading
+
+    frame = np.full((240, 320, 3), (150, 150, 150), np.uint8)
+    black = DieReading("black", 5, 0.95, (60.0, 20.0), square((60.0, 20.0), 12.0))
+    beside = DieReading("red", None, 0.4, (88.0, 20.0), square((88.0, 20.0), 12.0), problem="cocked")
+    out = annotate(frame, [black, beside])
+    # A dark die's outline gets a light rim, so that it shows on the die.
+    assert (out[5:12, 45:75] == 255).all(axis=2).any()
+    # Inside each outline the frame is as it was: no label lies on a die.
+    for reading in (black, beside):
+        x, y = map(int, reading.center)
+        assert (out[y - 8:y + 9, x - 8:x + 9] == 150).all()
+    assert (out != frame).any(axis=2).sum() > 0
