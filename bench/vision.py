@@ -177,10 +177,13 @@ def generated_scenes(count: int, size: tuple[int, int], cache: Path, condition: 
             cv2.imwrite(str(stem.with_suffix(".png")), frame)
             stored = {"scene": described, **truth.to_json()}
             record.write_text(json.dumps(stored))
-        truth = [TruthDie(d["value"], _box(d["corners"]), d["colour"], d["problem"], d["size_px"])
-                 for d in stored["dice"]]
-        scenes.append((cv2.imread(str(stem.with_suffix(".png"))), truth))
+        scenes.append((cv2.imread(str(stem.with_suffix(".png"))), truth_dice(stored)))
     return scenes
+
+
+def truth_dice(stored: dict) -> list[TruthDie]:
+    """The dice of a generated frame's truth (synth.Truth.to_json()) as the scoring takes them."""
+    return [TruthDie(d["value"], _box(d["corners"]), d["colour"], d["problem"], d["size_px"]) for d in stored["dice"]]
 
 
 def report_in_range(in_range: Counter, which: str) -> None:
