@@ -2,6 +2,7 @@
 by the generator's own renderer (synth.render), which the reader's networks were trained on.
 
     python -m synth.cycles out/photoreal --scenes 60    # offline, needs bpy: about 30 s a frame on two cores
+    python -m synth.cycles out/photoreal --scenes 40 --cocked
     python bench/photoreal.py out/photoreal
 
 Each frame is scored against the generator's truth of its scene, one die at a time and as one Qwixx roll, as
@@ -23,7 +24,7 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from synth.cycles import photoreal_scene  # noqa: E402
+from synth.cycles import scene_named  # noqa: E402
 from synth.render import render  # noqa: E402
 from vision.reader import DiceReader  # noqa: E402
 from vision.readings import QWIXX_ROLL  # noqa: E402
@@ -33,13 +34,14 @@ BENCH_VISION = runpy.run_path(str(ROOT / "bench" / "vision.py"))
 WAYS = (("one die at a time", None), ("as one Qwixx roll", QWIXX_ROLL))
 
 
-def drawn_twice(folder: Path) -> tuple[list, list]:
+def drawn_twice(folder: Path, kind: str = "scene") -> tuple[list, list]:
     """(Cycles scenes, synth.render scenes), each a list of (frame, truth dice) as bench/vision.py scores them, for
-    every frame of `folder` whose scene is still the generator's."""
+    every frame of `folder` of that `kind` (synth.cycles.frame_name: "scene" or "cocked") whose scene is still the
+    generator's."""
     cycles, ours = [], []
-    for record in sorted(folder.glob("scene-*.json")):
+    for record in sorted(folder.glob(f"{kind}-*.json")):
         stored = json.loads(record.read_text())
-        frame, truth = render(photoreal_scene(int(record.stem.split("-")[1])))
+        frame, truth = render(scene_named(record.stem))
         if not same_dice(stored, truth.to_json()):
             print(f"{record.stem}: drawn from another generator's scene, left out", file=sys.stderr)
             continue
@@ -77,17 +79,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     reader = DiceReader(args.models) if args.models else DiceReader()
-    cycles, ours = drawn_twice(args.folder)
-    if not cycles:
+    scored = 0
+    for kind, title in (("scene", "Cycles frames (photoreal)"), ("cocked", "Cycles frames with a die cocked")):
+        cycles, ours = drawn_twice(args.folder, kind)
+        scored += len(cycles)
+        for way, dice_set in WAYS if cycles else ():
+            BENCH_VISION["score_generated"](reader, cycles, f"{title}, {way}", dice_set)
+            BENCH_VISION["score_generated"](reader, ours, f"synth.render's frames of the same scenes, {way}", dice_set)
+            counts = paired(reader, cycles, ours, dice_set)
+            print(f"  die by die, {way}: read correctly in both {counts[(True, True)]}, in the Cycles frame alone "
+                  f"{counts[(True, False)]}, in synth.render's alone {counts[(False, True)]}, in neither "
+                  f"{counts[(False, False)]}; confident-wrong {counts['cycles wrong']} in Cycles frames, "
+                  f"{counts['ours wrong']} in synth.render's")
+    if not scored:
         raise SystemExit(f"{args.folder}: no frames of the generator's scenes here (python -m synth.cycles makes them)")
-    for way, dice_set in WAYS:
-        BENCH_VISION["score_generated"](reader, cycles, f"Cycles frames (photoreal), {way}", dice_set)
-        BENCH_VISION["score_generated"](reader, ours, f"synth.render's frames of the same scenes, {way}", dice_set)
-        counts = paired(reader, cycles, ours, dice_set)
-        print(f"  die by die, {way}: read correctly in both {counts[(True, True)]}, in the Cycles frame alone "
-              f"{counts[(True, False)]}, in synth.render's alone {counts[(False, True)]}, in neither "
-              f"{counts[(False, False)]}; confident-wrong {counts['cycles wrong']} in Cycles frames, "
-              f"{counts['ours wrong']} in synth.render's")
     return 0
 
 

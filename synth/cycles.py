@@ -46,11 +46,24 @@ JPEG_QUALITY = 95
 FIRST_SEED = 9_000_000
 
 
-def photoreal_scene(seed: int) -> Scene:
-    """The scene of `seed`: random_scene's six Qwixx dice at 1280x720 on a table of TABLE_KINDS (no tray), with
-    nothing else in view and nothing moving."""
+def photoreal_scene(seed: int, cocked: int = 0) -> Scene:
+    """The scene of `seed`: random_scene's six Qwixx dice at 1280x720 on a table of TABLE_KINDS (no tray), `cocked` of
+    them resting tilted against another, with nothing else in view and nothing moving."""
     table = TABLE_KINDS[np.random.default_rng([seed, 77]).integers(len(TABLE_KINDS))]
-    return random_scene(seed, table=str(table), clutter="none", blur="none", size=(1280, 720))
+    return random_scene(seed, table=str(table), clutter="none", blur="none", size=(1280, 720), cocked=cocked)
+
+
+def frame_name(seed: int, cocked: int) -> str:
+    """The file name (without suffix) of a scene's frame: scene-SEED, or cocked-SEED with a die cocked."""
+    return f"{'cocked' if cocked else 'scene'}-{seed}"
+
+
+def scene_named(name: str) -> Scene:
+    """The scene of a frame named by frame_name."""
+    kind, seed = name.rsplit("-", 1)
+    if kind not in ("scene", "cocked"):
+        raise ValueError(f"{name}: not a frame name of synth.cycles (scene-SEED or cocked-SEED)")
+    return photoreal_scene(int(seed), cocked=int(kind == "cocked"))
 
 
 def camera_frame(camera: Camera) -> tuple[np.ndarray, np.ndarray, float]:
@@ -315,13 +328,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=FIRST_SEED,
                         help="seeds far from those the networks were trained on and bench/vision.py scores")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--cocked", action="store_true", help="one die of each scene resting cocked against another "
+                        "(cocked-SEED.jpg), as bench/vision.py --cocked scores")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for seed in range(args.first_seed, args.first_seed + args.scenes):
-        stem = args.out / f"scene-{seed}"
+        stem = args.out / frame_name(seed, int(args.cocked))
         if stem.with_suffix(".json").exists():
             continue
-        scene = photoreal_scene(seed)
+        scene = scene_named(stem.name)
         frame = develop(render_radiance(scene, args.samples), scene.light, scene.effects)
         cv2.imwrite(str(stem.with_suffix(".jpg")), frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         stem.with_suffix(".json").write_text(json.dumps(render(scene)[1].to_json()))

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from synth.cycles import camera_frame, photoreal_scene, pip_centres
+from synth.cycles import camera_frame, frame_name, photoreal_scene, pip_centres, scene_named
 from synth.dice import PIP_LAYOUT, DieShape
 from synth.geometry import Camera
 from synth.render import render
@@ -47,6 +47,15 @@ def test_a_photoreal_scene_holds_the_six_qwixx_dice_at_rest_and_nothing_else():
     assert not scene.clutter and scene.table.tray is None and not any(die.moving for die in scene.dice)
     assert (scene.camera.width, scene.camera.height) == (1280, 720)
     assert scene == photoreal_scene(9_000_003) != photoreal_scene(9_000_004)
+
+
+def test_a_frame_s_name_gives_back_its_scene_with_or_without_a_die_cocked():
+    for cocked in (0, 1):
+        scene = scene_named(frame_name(9_000_005, cocked))
+        assert scene == photoreal_scene(9_000_005, cocked)
+        assert sum(die.value is None for die in scene.dice) == cocked
+    with pytest.raises(ValueError, match="not a frame name"):
+        scene_named("photo-9000005")
 
 
 def _photoreal_folder(folder: Path, seed: int, scene_seed: int | None = None) -> None:
