@@ -41,6 +41,7 @@ METRES_PER_MM = 0.001
 LAMP_WATTS = 1000.0
 DIMPLE_SEGMENTS = 48
 BEVEL_SEGMENTS = 5
+DIMPLE_FLOOR_MM = 0.01
 DEFAULT_SAMPLES = 24
 JPEG_QUALITY = 95
 FIRST_SEED = 9_000_000
@@ -266,17 +267,18 @@ def _die_mesh(bpy, shape: DieShape):
     bpy.ops.object.modifier_apply(modifier="dimples")
     bpy.data.objects.remove(spheres)
     mesh = cube.data
-    inner = shape.half - 0.02 * shape.size_mm  # below the face: only dimple walls lie this deep between the edges
-    reach = (shape.pip_spacing + shape.pip_radius + 0.02) * shape.size_mm
+    centres = np.array(pip_centres(shape))
     editing = bmesh.new()
     editing.from_mesh(mesh)
     for face in editing.faces:
         centre = np.array(face.calc_center_median()) / METRES_PER_MM
-        axis = int(np.argmax(np.abs(centre)))
-        others = np.delete(np.abs(centre), axis)
-        face.material_index = int(abs(centre[axis]) < inner and others.max() < reach)
+        # A dimple's faces lie on its carving sphere, below the face they are carved in; the faces left of the cube
+        # lie in its face planes (those round a dimple may have their centre in it) or round its edges.
+        below_face = bool(np.abs(centre).max() < shape.half - DIMPLE_FLOOR_MM)
+        on_sphere = bool(np.linalg.norm(centres - centre, axis=1).min() < shape.dimple_radius + DIMPLE_FLOOR_MM)
+        face.material_index = int(below_face and on_sphere)
         # Smooth shading for the rounded parts only: across a flat face with holes it would ripple.
-        face.smooth = abs(face.normal[axis]) < 0.999 or face.material_index == 1
+        face.smooth = bool(face.material_index or np.abs(np.array(face.normal)).max() < 0.999)
     editing.to_mesh(mesh)
     editing.free()
     mesh.materials.append(None)
