@@ -292,3 +292,19 @@ def test_only_a_light_face_named_white_or_other_looks_at_its_rim():
     assert not may_be_bleached(Face((70.0, 1.0, 1.0), -30.0), "white")
     assert not may_be_bleached(Face(lab_of(170, 25.0, 70.0), 0.0), "other")
     assert not may_be_bleached(Face((97.0, 1.0, 1.0), -30.0), "yellow")
+
+
+def test_a_die_plainly_of_a_colour_of_the_set_keeps_it_when_the_roll_is_named_together():
+    """synth.cycles' scene 9000025 under a dim 2,800 K lamp, as the reader measured it: the blue die's top mirrors the
+    lamp and looks red-brown (named black alone, and fitting red better than blue); the red die is plainly red. Named
+    together by cost alone, the two swapped colours and the roll was announced wrong."""
+    faces = [Face((38.1, 9.3, 10.7), 19.1, (50.2, 5.4, 17.3)),
+             Face((20.3, -23.9, 22.6), 31.8, (19.7, -25.0, 23.0)),
+             Face((10.3, 22.1, 13.1), 39.9, (17.4, 20.2, 22.4)),
+             Face((62.3, 7.5, 32.9), -38.0, (57.3, 8.8, 34.3)),
+             Face((56.7, 8.9, 31.5), -41.1, (54.6, 9.3, 32.8)),
+             Face((50.1, 17.7, 53.0), 0.0, (49.5, 18.2, 53.8))]
+    alone = ["black", "green", "red", "white", "white", "yellow"]
+    gain = 1.52
+    assert colour_cost(faces[0], "red", gain) < colour_cost(faces[0], "blue", gain)
+    assert name_as_set(faces, alone, QWIXX_ROLL, gain) == ["blue", "green", "red", "white", "white", "yellow"]

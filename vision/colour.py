@@ -108,6 +108,9 @@ CALIBRATED_DISTANCE = 25.0
 SHORTFALL_SCALE = 10.0
 LIGHT_PIPS_ON_WHITE = 8.0
 SET_MARGIN = 2.0
+# A face named alone a colour of the set other than white, which it fits this well (colour_cost), keeps that name
+# when the roll is named together; the others share the rest.
+PLAINLY_NAMED = 1.0
 # With a calibration, a face costs its distance (Delta E) from the colour learned, in SET_DISTANCEs, squared. By hue,
 # an overexposed table's roll (bench/table.py's table 4) cost less named with its pale blue die green and a white
 # die blue than named right: with a glare-bleached green top to fill the set, the hue naming announced that roll
@@ -314,13 +317,22 @@ def name_as_set(faces: Sequence[Face], names: Sequence[str], dice_set: Mapping[s
     hue order instead (calibration.learn)."""
     if Counter(names) == Counter(dice_set) or len(faces) != sum(dice_set.values()):
         return list(names)
-    slots = [name for name, count in dice_set.items() for _ in range(count)]
     costs = {(index, name): colour_cost(face, name, gain, calibration)
              for index, face in enumerate(faces) for name in dice_set}
+    kept = {index for index, name in enumerate(names)
+            if name in dice_set and name != "white" and costs[index, name] < PLAINLY_NAMED}
+    free = [index for index in range(len(faces)) if index not in kept]
+    left = Counter(dice_set) - Counter(names[index] for index in kept)
+    if sum(left.values()) != len(free):
+        kept, free, left = set(), list(range(len(faces))), Counter(dice_set)
+    slots = [name for name, count in left.items() for _ in range(count)]
     ranked = sorted(
-        (sum(costs[index, name] for index, name in enumerate(order)), order)
+        (sum(costs[index, name] for index, name in zip(free, order)), order)
         for order in set(itertools.permutations(slots))
     )
     if len(ranked) > 1 and ranked[1][0] - ranked[0][0] < SET_MARGIN:
         return list(names)
-    return list(ranked[0][1])
+    named = list(names)
+    for index, name in zip(free, ranked[0][1]):
+        named[index] = name
+    return named
