@@ -1,21 +1,21 @@
 """The generator's scenes rendered a second, independent way: by Blender's path tracer, Cycles.
 
-    python -m synth.cycles OUT [--scenes N] [--first-seed S] [--samples K]
+    python -m synth.cycles OUT [--scenes N] [--first-seed S] [--samples K] [--cocked]
 
-writes OUT/scene-SEED.jpg and its truth OUT/scene-SEED.json (synth.Truth.to_json() of the same scene) for photoreal_scene(SEED): random_scene's six Qwixx dice with no clutter, hand, tray or blur. `bench/photoreal.py
-OUT` scores the reader on them beside synth.render's frames of the same scenes.
+writes OUT/scene-SEED.jpg and its truth OUT/scene-SEED.json (synth.Truth.to_json() of the same scene, as synth.render
+tells it) for photoreal_scene(SEED): random_scene's six Qwixx dice with no clutter, hand, tray or blur; with
+--cocked, OUT/cocked-SEED.* with one of the dice resting cocked against another. `bench/photoreal.py OUT` scores the
+reader on them beside synth.render's frames of the same scenes.
 
-Why: the reader's networks were trained on frames of synth.render, so its figures on those frames may flatter
-it wherever it learned that renderer's shortcuts (its light bounces once, its shadows are traced to one lamp, its
-plastic has one gloss lobe). Cycles traces light as a physical camera sees it: light scattered between the
-dice, the table and the room, soft shadows from the lamp's disc, glossy highlights that mirror the lamp, the
-bevelled and dimpled dice as real geometry. The scene (camera, dice poses and looks, lamp, table texture) and the
-camera's own processing (synth.sensor.develop: exposure, white balance, noise, sharpening, JPEG) are the
-generator's, so the two renderings differ only in how the light is traced.
+Why: the reader's networks were trained on frames of synth.render, so its figures on those frames may flatter it
+wherever it learned that renderer's ways rather than dice. Cycles traces light as a physical camera sees it: light
+scattered between the dice, the table and the room, soft shadows from the lamp's disc, glossy highlights that mirror
+the lamp, the bevelled and dimpled dice as real geometry. The scene (camera, dice poses and looks, lamp, table
+texture) and the camera's own processing (synth.sensor.develop: exposure, white balance, noise, sharpening, JPEG) are
+the generator's, so the two frames differ only in how the light is traced.
 
-Offline only, and only here: it needs Blender as a Python module (`pip install bpy`, about 400 MB, Python 3.11
-with numpy below 2), which neither the product nor its tests install. About 10 s a 1280x720 frame on two cores
-at the default samples.
+Offline only: it needs Blender as a Python module (`pip install bpy`, about 400 MB, Python 3.11 with numpy below 2),
+which neither the product nor its tests install. About 30 s a 1280x720 frame on two cores at the default samples.
 """
 from __future__ import annotations
 
