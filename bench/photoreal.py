@@ -6,9 +6,10 @@ by the generator's own renderer (synth.render), which the reader's networks were
     python bench/photoreal.py out/photoreal
 
 Each frame is scored against the generator's truth of its scene (whose dice with pips too faint to read are judged
-in synth.render's frame), one die at a time and as one Qwixx roll, as bench/vision.py scores its generated scenes; then the two drawings are compared die by die. A reader that reads
-far fewer dice in the Cycles frames has learned how synth.render draws rather than what dice look like. A frame
-whose scene the generator now describes differently (its code changed since) is left out, and said so.
+in synth.render's frame), one die at a time and as one Qwixx roll, as bench/vision.py scores its generated scenes;
+then the two drawings are compared die by die. A reader that reads far fewer dice in the Cycles frames has learned
+how synth.render draws rather than what dice look like. A frame whose scene the generator now describes differently
+(its code changed since) is left out, and said so.
 """
 from __future__ import annotations
 
