@@ -321,10 +321,10 @@ def name_as_set(faces: Sequence[Face], names: Sequence[str], dice_set: Mapping[s
              for index, face in enumerate(faces) for name in dice_set}
     kept = {index for index, name in enumerate(names)
             if name in dice_set and name != "white" and costs[index, name] < PLAINLY_NAMED}
-    free = [index for index in range(len(faces)) if index not in kept]
     left = Counter(dice_set) - Counter(names[index] for index in kept)
-    if sum(left.values()) != len(free):
-        kept, free, left = set(), list(range(len(faces))), Counter(dice_set)
+    if sum(left.values()) != len(faces) - len(kept):  # more faces plainly of a colour than the set has: none kept
+        kept, left = set(), Counter(dice_set)
+    free = [index for index in range(len(faces)) if index not in kept]
     slots = [name for name, count in left.items() for _ in range(count)]
     ranked = sorted(
         (sum(costs[index, name] for index, name in zip(free, order)), order)
