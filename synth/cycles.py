@@ -338,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         stem = args.out / frame_name(seed, int(args.cocked))
         if stem.with_suffix(".json").exists():
             continue
-        scene = scene_named(stem.name)
+        scene = photoreal_scene(seed, int(args.cocked))
         frame = develop(render_radiance(scene, args.samples), scene.light, scene.effects)
         cv2.imwrite(str(stem.with_suffix(".jpg")), frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
         stem.with_suffix(".json").write_text(json.dumps(render(scene)[1].to_json()))
