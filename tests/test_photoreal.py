@@ -17,7 +17,7 @@ from synth.geometry import Camera
 from synth.render import render
 from vision import DiceReader
 from vision.readings import QWIXX_ROLL
-from vision.scoring import TruthDie, score
+from vision.scoring import score
 
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "photoreal.py"
 
@@ -102,11 +102,9 @@ def test_dice_are_compared_die_by_die_between_the_two_drawings(tmp_path):
 PHOTOREAL = Path(__file__).parent / "data" / "photoreal"
 
 
-def _truth(record: Path) -> list[TruthDie]:
-    dice = json.loads(record.read_text())["dice"]
-    return [TruthDie(d["value"], (min(x for x, _ in d["corners"]), min(y for _, y in d["corners"]),
-                                  max(x for x, _ in d["corners"]), max(y for _, y in d["corners"])),
-                     d["colour"], d["problem"], d["size_px"]) for d in dice]
+def _truth(record: Path) -> list:
+    truth_dice = runpy.run_path(str(BENCH.parent / "vision.py"))["truth_dice"]
+    return truth_dice(json.loads(record.read_text()))
 
 
 def test_the_reader_reads_frames_of_another_renderer_without_a_wrong_announcement():
