@@ -111,6 +111,12 @@ SET_MARGIN = 2.0
 # A face named alone a colour of the set other than white, which it fits this well (colour_cost), keeps that name
 # when the roll is named together; the others share the rest.
 PLAINLY_NAMED = 1.0
+# Dice of one colour in a roll (Qwixx's two white dice) are one material under one light: named together, each pair of
+# faces given one colour costs their distance in CIELAB a*b* in ALIKE_SCALEs, squared. Lightness is left out: shade
+# darkens one die and not the other. In bench/vision.py's 200 generated scenes read as rolls the two white dice measure
+# 2.7 apart (median; 7.6 the 95th percentile, 10.6 the most), a coloured die 17 or more from the nearer white one in 95
+# rolls of 100; in the 90 Cycles frames of bench/photoreal.py 1.0 (5.1, 7.6).
+ALIKE_SCALE = 8.0
 # With a calibration, a face costs its distance (Delta E) from the colour learned, in SET_DISTANCEs, squared. By hue,
 # an overexposed table's roll (bench/table.py's table 4) cost less named with its pale blue die green and a white
 # die blue than named right: with a glare-bleached green top to fill the set, the hue naming announced that roll
@@ -261,6 +267,12 @@ def _rim_chroma(rim: tuple[float, float, float], gain: float) -> float:
     return math.hypot(rim[1], rim[2]) * math.sqrt(gain)
 
 
+def _unlike(faces: Sequence[Face], named: Sequence[tuple[int, str]]) -> float:
+    """What naming faces (index, name) costs for the faces of one colour that look unlike each other (ALIKE_SCALE)."""
+    return sum((math.dist(faces[first].lab[1:], faces[second].lab[1:]) / ALIKE_SCALE) ** 2
+               for (first, name), (second, other) in itertools.combinations(named, 2) if name == other)
+
+
 def colour_cost(face: Face, name: str, gain: float = 1.0, calibration=None) -> float:
     """How unlike a Qwixx die of colour `name` the face looks (0 for a typical one): with a calibration that
     learned the colour, its distance from it in SET_DISTANCEs, squared; otherwise the distance from the
@@ -308,7 +320,8 @@ def name_as_set(faces: Sequence[Face], names: Sequence[str], dice_set: Mapping[s
     """Names for the faces of one roll of a known set of dice (colour: count), such as a Qwixx roll.
 
     One face at a time, white under a warm lamp looks yellow and glare turns a blue top white; side by
-    side, the set has one way of naming them that fits far better than any other. `names` (one per face,
+    side, the set has one way of naming them that fits far better than any other, its dice of one colour
+    looking alike (ALIKE_SCALE). `names` (one per face,
     from name_colour) are kept when they already make the set; when the faces are not as many as the
     set's dice (with a die missing, a face could take the missing die's colour: a missing or an extra die
     is for the caller to see); or when the best naming beats the next best by less than SET_MARGIN (the
@@ -326,10 +339,12 @@ def name_as_set(faces: Sequence[Face], names: Sequence[str], dice_set: Mapping[s
         kept, left = set(), Counter(dice_set)
     free = [index for index in range(len(faces)) if index not in kept]
     slots = [name for name, count in left.items() for _ in range(count)]
-    ranked = sorted(
-        (sum(costs[index, name] for index, name in zip(free, order)), order)
-        for order in set(itertools.permutations(slots))
-    )
+
+    def cost(order: tuple[str, ...]) -> float:
+        named = [(index, names[index]) for index in kept] + list(zip(free, order))
+        return sum(costs[index, name] for index, name in zip(free, order)) + _unlike(faces, named)
+
+    ranked = sorted((cost(order), order) for order in set(itertools.permutations(slots)))
     if len(ranked) > 1 and ranked[1][0] - ranked[0][0] < SET_MARGIN:
         return list(names)
     named = list(names)
