@@ -1,0 +1,76 @@
+"""In a roll of Qwixx's dice, a coloured die left unread is looked at once more by its pips' lack of colour."""
+import numpy as np
+import pytest
+
+from synth import random_scene, render
+from vision import reader as R
+from vision.readings import QWIXX_ROLL, DieReading
+from vision.scoring import outcomes
+from tests.test_vision_generated import truth_dice
+
+
+def reading(colour, x, problem="occluded", value=None):
+    corners = ((x - 10.0, 90.0), (x + 10.0, 90.0), (x + 10.0, 110.0), (x - 10.0, 110.0))
+    return DieReading(colour, value, 0.9 if value else 0.3, (x, 100.0), corners, None if value else problem)
+
+
+class SureOfAFive:
+    """Takes every crop for a five, `sure` of it, and keeps the candidates it was asked about."""
+
+    def __init__(self, sure):
+        self.sure, self.asked = sure, []
+
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
+        assert recolour is R._by_chroma
+        self.asked += candidates
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        probs[..., 5] = self.sure
+        probs[..., R.UNREADABLE] = 1.0 - self.sure
+        return probs
+
+
+@pytest.fixture
+def reader():
+    return R.DiceReader(doubt_side_faces=False)
+
+
+def read_pale_tops(reader, monkeypatch, readings, sure):
+    classify = SureOfAFive(sure)
+    monkeypatch.setattr(reader, "classify", classify)
+    candidates = [R.Candidate(r.center[0], r.center[1], 20.0, 0.9) for r in readings]
+    return reader._read_pale_tops(np.zeros((200, 400, 3), np.uint8), candidates, readings), classify.asked
+
+
+def test_only_coloured_dice_left_unread_and_touching_none_are_looked_at_by_chroma(reader, monkeypatch):
+    readings = [reading("red", 30.0), reading("white", 90.0), reading("yellow", 150.0, "cocked"),
+                reading("green", 250.0), reading("blue", 275.0, value=3), reading("black", 350.0)]
+    read, asked = read_pale_tops(reader, monkeypatch, readings, sure=0.95)
+    assert [c.x for c in asked] == [30.0]  # the green die touches the blue one: it may lean on it
+    assert (read[0].value, read[0].problem) == (5, None) and read[0].confidence == pytest.approx(0.95)
+    assert read[1:] == readings[1:]
+
+
+def test_a_look_by_chroma_must_be_as_sure_as_one_as_a_white_die(reader, monkeypatch):
+    readings = [reading("red", 30.0)]
+    read, _ = read_pale_tops(reader, monkeypatch, readings, sure=R.AS_WHITE_CONFIDENCE - 0.02)
+    assert read == readings
+
+
+def test_by_chroma_colourless_pips_stand_out_from_a_paled_body():
+    crop = np.full((32, 32, 3), (215, 205, 245), np.uint8)  # a red top paled to pink by a mirrored lamp (BGR)
+    crop[12:20, 12:20] = (235, 235, 235)  # a white pip, hardly lighter
+    grey = R._by_chroma(crop)[..., 0].astype(int)
+    assert crop[16, 16].mean() - crop[4, 4].mean() < 15
+    assert grey[16, 16] - grey[4, 4] > 50
+
+
+@pytest.mark.parametrize("seed, colour", [(59, "green"), (136, "yellow")])
+def test_a_roll_with_a_coloured_die_whose_pips_hardly_show_is_read_whole(reader, monkeypatch, seed, colour):
+    """Generated scenes (bench/vision.py's) where the classifier alone leaves one die unread: a green one with dark pips
+    in the shade of a tilted camera, a yellow one in a dim room."""
+    frame, truth = render(random_scene(seed, size=(1280, 720)))
+    dice = truth_dice(truth)
+    assert outcomes(dice, reader.read(frame, dice_set=QWIXX_ROLL)) == ["correct"] * 6
+    monkeypatch.setattr(reader, "_read_pale_tops", lambda frame, candidates, readings: readings)
+    read = outcomes(dice, reader.read(frame, dice_set=QWIXX_ROLL))
+    assert [die.colour for die, outcome in zip(dice, read) if outcome != "correct"] == [colour]
