@@ -981,10 +981,10 @@ class DiceReader:
                               (self.classifier, self.second_classifier), recolour=_by_chroma)
         read = list(readings)
         for k, look in zip(unread, looks):
-            sure = _value_sureness(look)
-            if sure >= AS_WHITE_CONFIDENCE and _die_probability(look) >= DIE_PROBABILITY:
+            sure, die_probability = _value_sureness(look), _die_probability(look)
+            if sure >= AS_WHITE_CONFIDENCE and die_probability >= DIE_PROBABILITY:
                 value = int(np.argmax(look.mean(axis=0)[1:7])) + 1
-                read[k] = replace(readings[k], value=value, problem=None, confidence=_die_probability(look) * sure)
+                read[k] = replace(readings[k], value=value, problem=None, confidence=die_probability * sure)
         return read
 
     def _doubt_side_faces(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
