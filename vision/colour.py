@@ -324,9 +324,9 @@ def name_as_set(faces: Sequence[Face], names: Sequence[str], dice_set: Mapping[s
     looking alike (ALIKE_SCALE). `names` (one per face, from name_colour) are kept when they already make
     the set; when the faces are not as many as the set's dice (with a die missing, a face could take the
     missing die's colour: a missing or an extra die is for the caller to see); or when the best naming
-    beats the next best by less than SET_MARGIN (the table is then asked to look). With a `calibration`, faces are weighed against the colours it learned.
-    Calibration, which must name all six dice laid out for it and shows them to the user, commits to the best
-    hue order instead (calibration.learn)."""
+    beats the next best by less than SET_MARGIN (the table is then asked to look). With a `calibration`,
+    faces are weighed against the colours it learned. Calibration, which must name all six dice laid out
+    for it and shows them to the user, commits to the best hue order instead (calibration.learn)."""
     if Counter(names) == Counter(dice_set) or len(faces) != sum(dice_set.values()):
         return list(names)
     costs = {(index, name): colour_cost(face, name, gain, calibration)
