@@ -884,7 +884,6 @@ class DiceReader:
         if die_probability < DIE_PROBABILITY and problem is None:
             return None
         face = colour.measure_face(frame, candidate.x, candidate.y, candidate.extent)
-        best = int(np.argmax(mean[1:7]))
         sure = _value_sureness(probs)
         problem = problem or self._problem(frame, candidate, mean)
         # Seen in all its turns (classify_at_best_scale's last look), a die is read TURNED_CONFIDENCE sure, but one
@@ -893,7 +892,7 @@ class DiceReader:
         if problem is None and sure < (TURNED_CONFIDENCE if turned else VALUE_CONFIDENCE):
             problem = "blurred" if _is_blurred(frame, candidate) else "occluded"
         if problem is None:
-            value, confidence = best + 1, die_probability * sure
+            value, confidence = _likeliest_value(probs), die_probability * sure
         else:
             value, confidence = None, die_probability * (mean[UNREADABLE] if problem == "cocked" else 1.0 - sure)
         corners, center = _top_face(frame, candidate)
@@ -983,8 +982,8 @@ class DiceReader:
         for k, look in zip(unread, looks):
             sure, die_probability = _value_sureness(look), _die_probability(look)
             if sure >= AS_WHITE_CONFIDENCE and die_probability >= DIE_PROBABILITY:
-                value = int(np.argmax(look.mean(axis=0)[1:7])) + 1
-                read[k] = replace(readings[k], value=value, problem=None, confidence=die_probability * sure)
+                read[k] = replace(readings[k], value=_likeliest_value(look), problem=None,
+                                  confidence=die_probability * sure)
         return read
 
     def _doubt_side_faces(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
@@ -1161,10 +1160,15 @@ def _value_sureness(probs: np.ndarray) -> float:
     return float(mean[1:7].max() / max(_die_probability(probs), 1e-6))
 
 
+def _likeliest_value(probs: np.ndarray) -> int:
+    """The value (1-6) whose probability, averaged over the views, is highest."""
+    return int(np.argmax(probs[:, 1:7].mean(axis=0))) + 1
+
+
 def _disagree(probs: np.ndarray, other: np.ndarray) -> bool:
     """Whether two looks at a die are each sure enough to be read (TURNED_CONFIDENCE) of different values."""
     return (min(_sureness(probs), _sureness(other)) >= TURNED_CONFIDENCE
-            and int(np.argmax(probs[:, 1:7].mean(axis=0))) != int(np.argmax(other[:, 1:7].mean(axis=0))))
+            and _likeliest_value(probs) != _likeliest_value(other))
 
 
 def _sureness(probs: np.ndarray) -> float:
