@@ -1,7 +1,7 @@
 """The reader on real photos (tests/data/photos, BSD- and MIT-licensed, never trained on), and the read command on one.
 
-No photo may get a wrong value; over the six, at least three dice in four must be read (the reader reads
-46 of the 47: the bound guards against getting worse).
+No photo may get a wrong value; over the seven, at least three dice in four must be read (the reader reads
+53 of the 54: the bound guards against getting worse).
 """
 import json
 from collections import Counter
