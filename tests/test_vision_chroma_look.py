@@ -1,5 +1,5 @@
-"""A die left unread is looked at once more by its crop's chroma alone: a coloured die's white pips, paled or darkened by
-the light, and a black die's red pips differ from its body in chroma more than in lightness."""
+"""A die left unread is looked at once more by its crop's chroma alone: a coloured die's white pips, paled or darkened
+by the light, and a black die's red pips differ from its body in chroma more than in lightness."""
 import json
 from pathlib import Path
 

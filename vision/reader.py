@@ -343,14 +343,16 @@ AS_WHITE_CONFIDENCE = 0.85
 # rather than 495; no more wrong, nor cocked dice given a value. bench/photoreal.py's Cycles frames as rolls 310 rather
 # than 306 (2 wrong either way). At 0.8 rather than 0.85, 5, 12, 4 and 3 more, but a Cycles yellow 2 read as a 3.
 # bench/table.py --tables 10 and the rendered films read as before (the films' glare-paled blue 5s are 0.80-0.82 sure
-# by chroma). Then for every die, read as a roll or not: the dev validation part 511 dice of 635 read rather than 509,
-# the tune part 417 of 478 rather than 416, the train part 1,470 rather than 1,467, the duplicates 281 rather than 279,
-# as many wrong (6, 3, 12 and 3; black dice with red pips, and a red die with white ones); the 200 generated scenes one
-# at a time 992 rather than 987, with a die cocked 424 rather than 422 and as rolls 504 rather than 503, as many wrong
-# (25, 44 and 23; cocked dice given a value 32 and 21); the 200 as rolls and the colour-labelled photos as
-# before. Among the classifier's last looks at every die (after _as_a_white_die) rather than here, the validation part
-# read 510 with 7 wrong (a red die with gold pips read as a 1); touching dice looked at too, bench/vision.py's cocked
-# dice one at a time 33 of 100 given a value rather than 32 (scripts outside the repository).
+# by chroma). Then for every die, read as a roll or not (most of those it reads in photos black dice with red pips):
+# the dev validation part 511 dice of 635 read rather than 509, the tune part 417 of 478 rather than 416, the train
+# part 1,470 rather than 1,467, the duplicates 281 rather than 279, as many wrong (6, 3, 12 and 3); the 200 generated
+# scenes one at a time 992 rather than 987, with a die cocked 424 rather than 422 and as rolls 504 rather than 503, as
+# many wrong (25, 44 and 23; cocked dice given a value 32 and 21); the 200 as rolls, the colour-labelled photos,
+# bench/table.py --tables 10 and the films as before. One die at a time it takes 1.006 of the time per generated frame
+# (median of the ratios, the two ways in turn on 40 frames at 1280x720 and at 640x480). Among the classifier's last
+# looks at every die (after _as_a_white_die) rather than here, the validation part read 510 with 7 wrong (a red die
+# with gold pips read as a 1); with a photo's touching dice looked at too, bench/vision.py's cocked dice one at a time
+# 33 of 100 given a value rather than 32 (scripts outside the repository).
 CHROMA_GAIN = 4.0
 # That last look is also taken by a second classifier, deeper than the first (a second convolution in each of its
 # last two stages) and trained longer (vision/training/train.py says how): alone it reads more real dice than the
