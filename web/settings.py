@@ -90,8 +90,10 @@ KEYS: tuple[Key, ...] = (
     # 1280x720 rather than the Pi camera module 3's full binned 2304x1296: the same 200 generated scenes at 2304x1296
     # (the dice 1.8 times larger), read as rolls, give 1,105 dice of 1,200 read with 1 wrong rather than 1,072 with 3,
     # in 30.2 ms a roll rather than 27.0 (medians, one core), but in the 100 scenes with a die cocked 28 cocked dice
-    # are given a value rather than 21: more wrong announcements (bench/vision.py --size 2304x1296; the times, 20
-    # frames of each size read in turn, a script outside the repository).
+    # are given a value rather than 21: more wrong announcements (at 1920x1080: 1,091 read, 3 wrong, 28 cocked). Larger,
+    # a cocked die's tilted top is read surely, and the leaning network, which should doubt it, clears most
+    # (bench/vision.py --size; the times, 20 frames of each size read in turn, and the cocked dice looked at one by
+    # one, scripts outside the repository).
     Key("resolution", "1280x720", _resolution, "size the camera is asked for, WIDTHxHEIGHT", "--resolution"),
     Key("exposure", 0.0, _stops,
         "stops of light the Pi camera takes above (+) or below (-) what its auto exposure chooses, before it locks its "
