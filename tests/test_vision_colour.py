@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, DieColour, to_lab
-from vision.colour import (Face, colour_cost, may_be_bleached, measure_face, measure_rim, name_as_set, name_by_rim,
-                           name_colour)
+from vision.colour import (Face, colour_cost, like_one_set, may_be_bleached, measure_face, measure_rim, name_as_set,
+                           name_by_rim, name_colour, name_photo_as_set)
 from vision.readings import QWIXX_ROLL
 
 
@@ -130,6 +130,38 @@ def test_a_roll_is_named_as_the_set_it_is():
     alone = [name_colour(face) for face in faces]
     assert alone.count("yellow") == 2 and alone.count("white") == 1
     assert name_as_set(faces, alone, QWIXX_ROLL) == [colour for colour, _ in WARM_ROLL]
+
+
+def test_a_photo_whose_dice_look_like_one_roll_is_named_as_the_set():
+    faces = [face for _, face in WARM_ROLL]
+    alone = [name_colour(face) for face in faces]
+    assert like_one_set(alone, QWIXX_ROLL)
+    assert name_photo_as_set(faces, alone, QWIXX_ROLL) == [colour for colour, _ in WARM_ROLL]
+
+
+def test_a_photo_s_dice_look_like_one_roll_only_if_as_many_and_nearly_all_named_as_its_dice():
+    roll = ["white", "white", "red", "yellow", "green", "blue"]
+    assert like_one_set(["yellow", "other"] + roll[2:], QWIXX_ROLL)
+    assert not like_one_set(roll[:5], QWIXX_ROLL)
+    assert not like_one_set(roll + ["other"], QWIXX_ROLL)
+    assert not like_one_set(["other", "black", "other"] + roll[3:], QWIXX_ROLL)
+    assert not like_one_set(["white"] * 6, QWIXX_ROLL)
+
+
+def test_a_photo_s_die_of_no_colour_of_the_set_keeps_its_name_unless_it_plainly_fits_the_one_it_would_take():
+    # The blue die is not in the photo but a black one is: named as a roll, the black die would be the blue one.
+    black = Face((20.0, 1.0, -6.0), 40.0)
+    faces = [face for _, face in WARM_ROLL[:5]] + [black]
+    alone = [name_colour(face) for face in faces]
+    assert alone[5] == "black" and like_one_set(alone, QWIXX_ROLL)
+    assert name_as_set(faces, alone, QWIXX_ROLL)[5] == "blue"
+    named = name_photo_as_set(faces, alone, QWIXX_ROLL)
+    assert named == ["white", "white", "red", "yellow", "green", "black"]
+    # A blue die that looked marbled one at a time, another die, takes the set's colour: it plainly has it.
+    faces[5] = replace(WARM_ROLL[5][1], marbling=0.5)
+    alone = [name_colour(face) for face in faces]
+    assert alone[5] == "other"
+    assert name_photo_as_set(faces, alone, QWIXX_ROLL) == [colour for colour, _ in WARM_ROLL]
 
 
 def test_a_roll_that_already_makes_the_set_keeps_its_names():

@@ -51,7 +51,7 @@ import numpy as np
 
 from calibration.model import EMPTY_TABLE_WIDTH, smoothed_lab, where_changed
 from vision import colour, geometry
-from vision.readings import DieReading
+from vision.readings import QWIXX_ROLL, DieReading
 
 MODELS = Path(__file__).resolve().parent / "models"
 
@@ -429,7 +429,8 @@ class DiceReader:
 
     def read(self, frame: np.ndarray, calibration=None, dice_set: Mapping[str, int] | None = None) -> list[DieReading]:
         """Every die in the frame. `dice_set` (colour: count), when the frame shows one roll of a known set
-        such as Qwixx's, lets the colours be named together (colour.name_as_set).
+        such as Qwixx's, lets the colours be named together (colour.name_as_set); without it, dice that look like one
+        Qwixx roll are named as one (colour.like_one_set).
 
         A roll of a known set is first searched quickly, each level of the frame as it is, and read again after a
         thorough search (each level's mirror image too, see _peaks, and a small frame at full size, TINY_FRAME) only
@@ -485,17 +486,18 @@ class DiceReader:
             kept += self._leaning_near_misses(frame, seen, candidates, probabilities, kept, calibration, gain,
                                               wanted - len(kept))
         readings = self._doubt_touching_dice(seen, kept, dice_set is not None, self._first_look(calibration))
+        # A roll's colours, named together, weigh every die's rim (0.2 ms a die); a photo's only a bleached top's,
+        # unless its dice look like one Qwixx roll.
+        names = [reading.colour for reading in readings]
         if dice_set is not None and kept:
-            # A roll's colours, named together, weigh every die's rim (0.2 ms a die); a photo's only a bleached top's.
-            faces = [replace(face, rim=colour.measure_rim(frame, reading.center, reading.corners))
-                     for (*_, face), reading in zip(kept, readings)]
-            names = colour.name_as_set(faces, [reading.colour for reading in readings], dice_set, gain, calibration)
-            readings = [replace(reading, colour=name) for reading, name in zip(readings, names)]
+            names = colour.name_as_set(_with_rims(frame, kept, readings), names, dice_set, gain, calibration)
+        elif colour.like_one_set(names, QWIXX_ROLL):
+            names = colour.name_photo_as_set(_with_rims(frame, kept, readings), names, QWIXX_ROLL, gain, calibration)
         elif calibration is None:
-            readings = [replace(reading, colour=colour.name_by_rim(
-                colour.measure_rim(frame, reading.center, reading.corners), reading.colour, gain))
-                if colour.may_be_bleached(face, reading.colour, gain) else reading
-                for (*_, face), reading in zip(kept, readings)]
+            names = [colour.name_by_rim(colour.measure_rim(frame, reading.center, reading.corners), name, gain)
+                     if colour.may_be_bleached(face, name, gain) else name
+                     for (*_, face), reading, name in zip(kept, readings, names)]
+        readings = [replace(reading, colour=name) for reading, name in zip(readings, names)]
         readings = self._read_by_chroma(seen, [die[0] for die in kept], readings)
         return self._doubt_side_faces(seen, readings)
 
@@ -1112,6 +1114,12 @@ def _by_chroma(crop: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(crop.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
     grey = np.clip(255.0 - np.hypot(lab[..., 1], lab[..., 2]) * CHROMA_GAIN, 0, 255).astype(np.uint8)
     return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
+
+
+def _with_rims(frame: np.ndarray, dice: list[tuple], readings: list[DieReading]) -> list[colour.Face]:
+    """The faces of `dice` (as `read` finds them), each with the rim round its reading's top (colour.measure_rim)."""
+    return [replace(face, rim=colour.measure_rim(frame, reading.center, reading.corners))
+            for (*_, face), reading in zip(dice, readings)]
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
