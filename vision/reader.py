@@ -49,7 +49,7 @@ from typing import Callable, Mapping
 import cv2
 import numpy as np
 
-from calibration.model import EMPTY_TABLE_WIDTH, smoothed_lab, where_changed
+from calibration.model import EMPTY_TABLE_WIDTH, smoothed_lab, to_lab, where_changed
 from vision import colour, geometry
 from vision.readings import QWIXX_ROLL, DieReading
 
@@ -1109,7 +1109,7 @@ def _darkened(crop: np.ndarray) -> np.ndarray:
 
 def _as_a_white_die(crop: np.ndarray) -> np.ndarray:
     """The crop grey by each pixel's distance from the colour of its middle (see AS_WHITE_GAIN), light where alike."""
-    lab = cv2.cvtColor(crop.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    lab = to_lab(crop)
     height, width = crop.shape[:2]
     half_y, half_x = max(1, round(height * AS_WHITE_MIDDLE)), max(1, round(width * AS_WHITE_MIDDLE))
     middle = lab[height // 2 - half_y:height // 2 + half_y, width // 2 - half_x:width // 2 + half_x]
@@ -1120,7 +1120,7 @@ def _as_a_white_die(crop: np.ndarray) -> np.ndarray:
 
 def _by_chroma(crop: np.ndarray) -> np.ndarray:
     """The crop grey by each pixel's chroma (CIELAB, times CHROMA_GAIN), light where colourless."""
-    lab = cv2.cvtColor(crop.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    lab = to_lab(crop)
     grey = np.clip(255.0 - np.hypot(lab[..., 1], lab[..., 2]) * CHROMA_GAIN, 0, 255).astype(np.uint8)
     return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR)
 
