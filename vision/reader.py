@@ -493,11 +493,11 @@ class DiceReader:
         # light and one more with coloured pips, three fewer with a die cocked); bench/table.py --tables 10 one die at
         # a time 39 rolls of 50 announced rather than 37 uncalibrated, 45 rather than 42 calibrated, none wrong, and
         # cocked rolls announced 0 and 1 times rather than 2 and 2; the dev photos as before.
-        looks_like_a_roll = dice_set is None and colour.like_one_set([die[2].colour for die in kept], QWIXX_ROLL)
+        names = [reading.colour for _, _, reading, _ in kept]  # doubting a die leaves its colour
+        looks_like_a_roll = dice_set is None and colour.like_one_set(names, QWIXX_ROLL)
         readings = self._doubt_touching_dice(seen, kept, dice_set is not None or looks_like_a_roll,
                                              self._first_look(calibration))
         # A roll's colours, named together, weigh every die's rim (0.2 ms a die); a photo's only a bleached top's.
-        names = [reading.colour for reading in readings]
         if dice_set is not None and kept:
             names = colour.name_as_set(_with_rims(frame, kept, readings), names, dice_set, gain, calibration)
         elif looks_like_a_roll:
