@@ -221,18 +221,20 @@ ROLL_LEANING = 0.3
 ROLL_LEANING_SHARE = 0.15
 # A touching die of LARGE_DIE_EXTENT pixels or more is judged by the leaning network alone where it is sure: read when
 # the network finds it flat (under FLAT_LEANING), whatever its neighbours and its turns, and doubted when it finds it
-# LARGE_LEANING, however flat the turns look. Seen that large, flat dice are often a little "unreadable" in a turn (the
-# classifier learned mostly from dice of 20-40 pixels), while the network tells them from cocked ones better than at
-# the camera's size. 40 scenes each of synth's "close" (200-pixel dice) and "large" (110) conditions with a die cocked
-# (seeds 900000-900039): flat dice read 68 of 73 rather than 46 and 162 of 186 rather than 151, cocked dice given a
-# value 7 of 36 rather than 10 and 11 of 37 rather than 10 (with 90 pixels the same; judged by the network in the
-# roll's way, ROLL_LEANING_SHARE rather than its word alone: 72 and 157 read, 13 and 10 given a value).
-# bench/vision.py --conditions 40: "large" 177 dice read rather than 168 one at a time (177 rather than 171 as rolls),
-# "close" 94 rather than 90; every other condition, the 200 generated scenes (with and without a die cocked) and the
-# dev photos the same to the die, but the train part 1,471 rather than 1,470. LARGE_LEANING 0.65 reads the scenes the
-# same; 0.3 and 0.5 doubted flat real dice (the train part 1,469, the duplicates 280 rather than 281; the validation
-# part lost an oblique white six found 0.75 leaning; scripts outside the repository). Dice that large are for photos:
-# the camera sees 20-30 pixels.
+# LARGE_LEANING, however flat the turns look. Seen that large, flat dice are often a little "unreadable" in one of the
+# classifier's turns, while the network tells them from cocked ones better than the turns do. 40 scenes each of synth's
+# "close" (200-pixel dice) and "large" (110) conditions with a die cocked (seeds 900000-900039): flat dice read 68 of 73
+# rather than 46 and 162 of 186 rather than 151, cocked dice given a value 7 of 36 rather than 10 and 11 of 37 rather
+# than 10 (with 90 pixels the same; judged by the network in the roll's way, ROLL_LEANING_SHARE rather than its word
+# alone: 72 and 157 read, 13 and 10 given a value). bench/vision.py --conditions 40: "large" 177 dice read rather than
+# 168 one at a time (177 rather than 171 as rolls), "close" 94 rather than 90; every other condition, the 200 generated
+# scenes (with and without a die cocked) and the dev photos the same to the die, but the train part 1,471 rather than
+# 1,470. LARGE_LEANING 0.65 reads the scenes the same; 0.3 and 0.5 doubted flat real dice (the train part 1,469, the
+# duplicates 280 rather than 281; the validation part lost an oblique white six found 0.75 leaning; scripts outside the
+# repository). At 2304x1296 (bench/vision.py --size) the 200 scenes as rolls 1,107 rather than 1,105, cocked dice given
+# a value 28 of 100 either way. Judged by the network at LARGE_LEANING in a roll too (not at ROLL_LEANING): "large"
+# cocked dice given a value 15 of 37 rather than 11: not taken. Dice that large are for photos: the camera sees 20-30
+# pixels.
 LARGE_DIE_EXTENT = 60.0
 LARGE_LEANING = 0.8
 # A reading the side-face network (vision/training/sideface.py) finds this likely to be of a side face loses its value.
