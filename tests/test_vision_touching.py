@@ -100,11 +100,14 @@ def test_the_turns_of_touching_dice_are_taken_by_the_classifiers_of_their_first_
 LARGE = R.LARGE_DIE_EXTENT
 
 
-@pytest.mark.parametrize("extent, values", [(30.0, [None, None]), (LARGE, [4, None])])
-def test_a_large_die_the_leaning_network_finds_flat_is_read_however_tilted_its_turns(monkeypatch, extent, values):
-    # Both tilted in a turn; the network finds the first flat, the second not: the first of two small dice is not
-    # cleared (its neighbour may lean on it), the first of two large ones is.
-    readings = read_two(monkeypatch, 1.1 * extent, 0.2, (FLAT, 0.5), extent=extent)
+@pytest.mark.parametrize("extent, dice_set, values", [
+    (30.0, None, [None, None]), (LARGE, None, [4, None]), (30.0, {"white": 2}, [4, None])])
+def test_a_die_the_leaning_network_finds_flat_is_read_however_tilted_its_turns_if_large_or_in_a_roll(
+        monkeypatch, extent, dice_set, values):
+    # Both tilted in a turn; the network finds the first flat, the second not: the first of two small dice in a
+    # photo is not cleared (its neighbour may lean on it), the first of two large ones is, and so is the first in a
+    # roll.
+    readings = read_two(monkeypatch, 1.1 * extent, 0.2, (FLAT, 0.5), dice_set, extent=extent)
     assert [r.value for r in readings] == values
 
 
