@@ -88,9 +88,9 @@ KEYS: tuple[Key, ...] = (
         '"picamera", a webcam index such as "0", a video file, a folder of images, "demo", or "none" (the host '
         "types the dice)", "--source"),
     # 1280x720 rather than the Pi camera module 3's full binned 2304x1296: the same 200 generated scenes at 2304x1296
-    # (the dice 1.8 times larger), read as rolls, give 1,105 dice of 1,200 read with 1 wrong rather than 1,072 with 3,
+    # (the dice 1.8 times larger), read as rolls, give 1,114 dice of 1,200 read with 1 wrong rather than 1,081 with 3,
     # in 30.2 ms a roll rather than 27.0 (medians, one core), but in the 100 scenes with a die cocked 28 cocked dice
-    # are given a value rather than 21: more wrong announcements (at 1920x1080: 1,091 read, 3 wrong, 28 cocked). Larger,
+    # are given a value rather than 21: more wrong announcements (at 1920x1080: 1,100 read, 3 wrong, 29 cocked). Larger,
     # a cocked die's tilted top is read surely, and the leaning network, which should doubt it, clears most
     # (bench/vision.py --size; the times, 20 frames of each size read in turn, and the cocked dice looked at one by
     # one, scripts outside the repository).
