@@ -979,11 +979,10 @@ class DiceReader:
         every die it touches flat; in a `roll` of a known set, unless it finds the die itself flat, also when it finds
         it ROLL_LEANING, and from ROLL_LEANING_SHARE of "unreadable" in a turn rather than LEANING_SHARE. A
         LARGE_DIE_EXTENT die is judged by the network alone where it is sure: read when found flat, doubted when found
-        LARGE_LEANING. The turns are taken by
-        the `first_look` classifiers (see _first_look). In a roll, a touching die left unread as "occluded" that the
-        network finds ROLL_LEANING is called cocked: the table then says why to re-roll it (the test film rolls-1's
-        yellow die leaning on the red one, which both classifiers together take for a die they cannot read, where the
-        first alone had found it too little like a die: _leaning_near_misses)."""
+        LARGE_LEANING. The turns are taken by the `first_look` classifiers (see _first_look). In a roll, a touching die
+        left unread as "occluded" that the network finds ROLL_LEANING is called cocked: the table then says why to
+        re-roll it (the test film rolls-1's yellow die leaning on the red one, which both classifiers together take
+        for a die they cannot read, where the first alone had found it too little like a die: _leaning_near_misses)."""
         readings = [reading for _, _, reading, _ in dice]
         near = [[j for j, other in enumerate(readings) if _touching(reading, other)] for reading in readings]
         asked = [k for k in range(len(readings)) if near[k]]
