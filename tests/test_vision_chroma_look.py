@@ -41,22 +41,27 @@ def reader():
     return R.DiceReader(doubt_side_faces=False)
 
 
-def read_by_chroma(reader, monkeypatch, readings, sure):
+def read_by_chroma(reader, monkeypatch, readings, sure, cleared=frozenset()):
     classify = SureOfAFive(sure)
     monkeypatch.setattr(reader, "classify", classify)
     candidates = [R.Candidate(r.center[0], r.center[1], 20.0, 0.9) for r in readings]
-    return reader._read_by_chroma(np.zeros((200, 400, 3), np.uint8), candidates, readings), classify.asked
+    return reader._read_by_chroma(np.zeros((200, 400, 3), np.uint8), candidates, readings, cleared), classify.asked
 
 
-def test_only_dice_left_unread_as_occluded_and_touching_none_are_looked_at_by_chroma(reader, monkeypatch):
+@pytest.mark.parametrize("cleared, looked_at", [(set(), (0, 1, 5)), ({3}, (0, 1, 3, 5))])
+def test_only_dice_left_unread_as_occluded_touching_none_or_cleared_are_looked_at_by_chroma(reader, monkeypatch,
+                                                                                          cleared, looked_at):
+    # The green die touches the blue one: it may lean on it, unless the leaning network has cleared it.
     readings = [reading("red", 30.0), reading("white", 90.0), reading("yellow", 150.0, "cocked"),
                 reading("green", 250.0), reading("blue", 275.0, value=3), reading("black", 350.0)]
-    read, asked = read_by_chroma(reader, monkeypatch, readings, sure=0.95)
-    assert [c.x for c in asked] == [30.0, 90.0, 350.0]  # the green die touches the blue one: it may lean on it
-    for k in (0, 1, 5):
-        assert (read[k].value, read[k].problem) == (5, None) and read[k].confidence == pytest.approx(0.95)
-        assert read[k].colour == readings[k].colour
-    assert read[2:5] == readings[2:5]
+    read, asked = read_by_chroma(reader, monkeypatch, readings, sure=0.95, cleared=cleared)
+    assert [c.x for c in asked] == [readings[k].center[0] for k in looked_at]
+    for k in range(len(readings)):
+        if k in looked_at:
+            assert (read[k].value, read[k].problem) == (5, None) and read[k].confidence == pytest.approx(0.95)
+            assert read[k].colour == readings[k].colour
+        else:
+            assert read[k] == readings[k]
 
 
 def test_a_look_by_chroma_must_be_as_sure_as_one_as_a_white_die(reader, monkeypatch):
@@ -80,7 +85,7 @@ def test_a_roll_with_a_coloured_die_whose_pips_hardly_show_is_read_whole(reader,
     frame, truth = render(random_scene(seed, size=(1280, 720)))
     dice = truth_dice(truth)
     assert outcomes(dice, reader.read(frame, dice_set=QWIXX_ROLL)) == ["correct"] * 6
-    monkeypatch.setattr(reader, "_read_by_chroma", lambda frame, candidates, readings: readings)
+    monkeypatch.setattr(reader, "_read_by_chroma", lambda frame, candidates, readings, cleared: readings)
     read = outcomes(dice, reader.read(frame, dice_set=QWIXX_ROLL))
     assert [die.colour for die, outcome in zip(dice, read) if outcome != "correct"] == [colour]
 
@@ -100,6 +105,6 @@ def test_a_black_die_with_red_pips_in_a_photo_is_read_by_chroma(reader, monkeypa
     dice = [TruthDie(die["value"], tuple(die["bbox"])) for die in photo["dice"]]
     black_four = next(k for k, die in enumerate(dice) if die.bbox == (423, 267, 473, 307))
     assert outcomes(dice, reader.read(frame)) == ["correct"] * len(dice)
-    monkeypatch.setattr(reader, "_read_by_chroma", lambda frame, candidates, readings: readings)
+    monkeypatch.setattr(reader, "_read_by_chroma", lambda frame, candidates, readings, cleared: readings)
     read = outcomes(dice, reader.read(frame))
     assert [k for k, outcome in enumerate(read) if outcome != "correct"] == [black_four]

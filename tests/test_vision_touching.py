@@ -120,6 +120,21 @@ def test_a_large_die_the_leaning_network_finds_leaning_is_doubted_in_a_photo(mon
     assert [r.problem for r in readings] == [None if value else "cocked" for value in values]
 
 
+@pytest.mark.parametrize("extent, dice_set, cleared", [
+    (30.0, None, set()), (LARGE, None, set()), (30.0, {"white": 2}, {0}), (LARGE, {"white": 2}, {0})])
+def test_in_a_roll_the_dice_the_leaning_network_clears_alone_are_looked_at_by_chroma_as_dice_touching_none(
+        monkeypatch, extent, dice_set, cleared):
+    looked_at = []
+
+    def read_by_chroma(self, frame, candidates, readings, cleared=frozenset()):
+        looked_at.append(cleared)
+        return readings
+
+    monkeypatch.setattr(R.DiceReader, "_read_by_chroma", read_by_chroma)
+    read_two(monkeypatch, 1.1 * extent, 0.0, (FLAT, 0.5), dice_set, extent=extent)
+    assert looked_at == [cleared]
+
+
 def test_large_touching_dice_flat_ones_read_and_cocked_ones_not_given_a_value():
     """synth's "close" scenes (200-pixel dice, a die cocked against another) where the classifier's turns had
     doubted flat dice and missed cocked ones."""
