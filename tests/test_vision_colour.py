@@ -47,9 +47,10 @@ def test_a_dark_face_tinted_warm_is_black_until_it_shows_a_brown_die_s_colour(hu
     assert name_colour(face) == expected
 
 
-@pytest.mark.parametrize("hue, chroma, expected", [(165, 13.0, "other"), (165, 5.0, "black"), (285, 10.0, "black")])
-def test_a_dark_face_tinted_teal_is_a_teal_die_not_a_black_one(hue, chroma, expected):
-    # No lamp tints a black die green-blue; a cool lamp tints it blue. Light pips, as on both dice.
+@pytest.mark.parametrize("hue, chroma, expected", [(165, 13.0, "other"), (165, 5.0, "black"), (285, 10.0, "black"),
+                                                   (357, 14.0, "other"), (10, 14.0, "other"), (10, 5.0, "black")])
+def test_a_dark_face_tinted_teal_or_maroon_is_such_a_die_not_a_black_one(hue, chroma, expected):
+    # No lamp tints a black die green-blue or red-magenta; a cool lamp tints it blue. Light pips, as on these dice.
     face = Face((22.0, chroma * math.cos(math.radians(hue)), chroma * math.sin(math.radians(hue))), 35.0)
     assert name_colour(face) == expected
 
@@ -91,6 +92,21 @@ def test_a_marbled_face_is_another_die_than_a_plain_one_of_its_hue():
     # In a dim frame noise scatters a plain face's colour as much: there such a face is named by its hue.
     wandering = Face((40.0, 5.0, -40.0), 30.0, marbling=0.5)
     assert name_colour(wandering) == "other" and name_colour(wandering, gain=1.5) == "blue"
+
+
+def test_a_dark_face_swirled_with_blue_is_a_marbled_die_not_a_black_one():
+    # As on the dev photos' blue-black marbled dice with red pips: a black die's lamp tints it evenly.
+    black = bgr_face((25, 25, 25), (40, 40, 200))
+    swirled = black.copy()
+    rows = np.arange(100)[:, None] + 8 * np.sin(np.arange(100)[None, :] / 5)
+    swirl = (np.sin(rows / 4) > 0.6)[20:80, 20:80]
+    swirled[20:80, 20:80][swirl] = (70, 30, 15)
+    tinted = bgr_face((36, 25, 25), (40, 40, 200))
+    assert name_colour(measure_face(swirled, 50, 50, 60)) == "other"
+    assert name_colour(measure_face(black, 50, 50, 60)) == "black"
+    assert name_colour(measure_face(tinted, 50, 50, 60)) == "black"
+    # In a dim frame noise scatters a face's colour as much: there it is left black.
+    assert name_colour(measure_face(swirled, 50, 50, 60), gain=1.5) == "black"
 
 
 def test_the_face_is_measured_without_its_pips():
