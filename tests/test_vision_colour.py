@@ -21,6 +21,15 @@ def bgr_face(bgr, pip_bgr):
     return frame
 
 
+def with_swirls(face_frame, bgr, width, above):
+    """A copy of a bgr_face frame with wavy bands of colour `bgr` across its face: where the sine of the waved rows
+    over `width` lies `above` a level (the higher, the narrower the bands)."""
+    rows = np.arange(100)[:, None] + 8 * np.sin(np.arange(100)[None, :] / 5)
+    swirled = face_frame.copy()
+    swirled[20:80, 20:80][(np.sin(rows / width) > above)[20:80, 20:80]] = bgr
+    return swirled
+
+
 @pytest.mark.parametrize(
     "bgr, pips, expected",
     [
@@ -83,10 +92,7 @@ def test_a_marbled_face_is_another_die_than_a_plain_one_of_its_hue():
     # Swirls of a greyer blue through a blue face with red pips, as on the dev photos' marbled dice (Qwixx dice are
     # one colour).
     plain = bgr_face((190, 80, 20), (60, 60, 230))
-    marbled = plain.copy()
-    rows = np.arange(100)[:, None] + 8 * np.sin(np.arange(100)[None, :] / 5)
-    swirl = (np.sin(rows / 3) > 0)[20:80, 20:80]
-    marbled[20:80, 20:80][swirl] = (160, 110, 40)
+    marbled = with_swirls(plain, (160, 110, 40), width=3, above=0.0)
     assert name_colour(measure_face(marbled, 50, 50, 60)) == "other"
     assert name_colour(measure_face(plain, 50, 50, 60)) == "blue"
     # In a dim frame noise scatters a plain face's colour as much: there such a face is named by its hue.
@@ -97,10 +103,7 @@ def test_a_marbled_face_is_another_die_than_a_plain_one_of_its_hue():
 def test_a_dark_face_swirled_with_blue_is_a_marbled_die_not_a_black_one():
     # As on the dev photos' blue-black marbled dice with red pips: a black die's lamp tints it evenly.
     black = bgr_face((25, 25, 25), (40, 40, 200))
-    swirled = black.copy()
-    rows = np.arange(100)[:, None] + 8 * np.sin(np.arange(100)[None, :] / 5)
-    swirl = (np.sin(rows / 4) > 0.6)[20:80, 20:80]
-    swirled[20:80, 20:80][swirl] = (70, 30, 15)
+    swirled = with_swirls(black, (70, 30, 15), width=4, above=0.6)
     tinted = bgr_face((36, 25, 25), (40, 40, 200))
     assert name_colour(measure_face(swirled, 50, 50, 60)) == "other"
     assert name_colour(measure_face(black, 50, 50, 60)) == "black"
