@@ -29,6 +29,14 @@ def test_a_stronger_candidate_of_a_die_size_hides_a_weaker_one_around_it_as_befo
     assert _suppress_duplicates([DIE, twin], smallest=40.0) == [DIE]
 
 
+def test_a_board_hides_the_far_smaller_dice_on_it_only_where_no_board_is_looked_for():
+    board = Candidate(300.0, 300.0, 320.0, 0.9)
+    die_on_it = Candidate(340.0, 260.0, 30.0, 0.5)
+    assert _suppress_duplicates([board, die_on_it], smallest=20.0) == [board]
+    assert _suppress_duplicates([board, die_on_it], smallest=20.0, board_scale=8.0) == [board, die_on_it]
+    assert _suppress_duplicates([board, die_on_it], smallest=20.0, board_scale=12.0) == [board]
+
+
 def found(candidate, value):
     reading = DieReading("white", value, 0.95 if value else 0.3, (candidate.x, candidate.y),
                          ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)), None if value else "occluded")
@@ -119,7 +127,7 @@ def test_the_reader_reports_two_dice_not_the_die_they_seem_to_make_together(monk
     reader = R.DiceReader()
     pair = Candidate(390.0, 280.0, 190.0, 0.9)
     first, second = Candidate(382.0, 246.0, 34.0, 0.8), Candidate(404.0, 310.0, 37.0, 0.6)
-    monkeypatch.setattr(reader, "places", lambda frame, *_: ([pair, first, second], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([pair, first, second], []))
 
     def classify(frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))

@@ -86,7 +86,7 @@ class TurnedClassifier:
 
 
 def read_one(reader, monkeypatch, classifier):
-    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", classifier)
     (reading,) = reader.read(np.full((200, 200, 3), 128, np.uint8))
     return reading
@@ -148,7 +148,7 @@ class DieOrNot:
 ])
 def test_the_second_classifier_looks_first_only_where_its_word_may_count(reader, monkeypatch, first, score, seconded):
     classifiers = DieOrNot(reader, first, second=1.0)
-    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 30.0, score)], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([R.Candidate(100.0, 100.0, 30.0, score)], []))
     monkeypatch.setattr(reader, "classify", classifiers)
     readings = reader.read(np.full((200, 200, 3), 128, np.uint8))
     assert (classifiers.second_crops > 0) == seconded
@@ -229,7 +229,7 @@ def test_a_die_pale_with_the_lamp_mirrored_in_it_is_read_darkened():
 
 def test_with_a_calibration_the_first_classifier_alone_takes_the_first_look(reader, monkeypatch):
     classifiers = TwoClassifiers(reader, 0.97, 0.3)
-    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", classifiers)
     frame = np.full((200, 200, 3), 128, np.uint8)
     calibrated = reader._first_look(calibration=object())
@@ -263,7 +263,7 @@ def test_a_thing_is_reported_as_a_die_only_when_the_classifier_is_sure_enough_it
         probs[:, :, 4] = die_probability  # surely a four, if a die at all
         return probs
 
-    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([R.Candidate(100.0, 100.0, 30.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", classifier)
     readings = reader.read(np.full((200, 200, 3), 128, np.uint8))
     assert [r.value for r in readings] == ([4] if reported else [])
@@ -299,7 +299,7 @@ class TwoMindsClassifier:
 
 def test_a_die_two_looks_are_sure_of_different_values_is_left_unread(reader, monkeypatch):
     assert 0.8 in R.RESCALED and 1.3 in R.RESCALED and R.TURNED_CONFIDENCE <= 0.91
-    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 20.0, 0.9)], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([R.Candidate(100.0, 100.0, 20.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", TwoMindsClassifier())
     (reading,) = reader.read(np.full((200, 200, 3), 128, np.uint8))
     assert reading.value is None and reading.problem is not None  # not the surest look's 1
@@ -327,7 +327,7 @@ def test_a_die_whose_looks_disagreed_is_read_in_its_turns_only_as_sure_as_a_die_
     # The disagreement leaves one view a half three, half one; the seven views in turns outweigh it at 0.99, not 0.9.
     in_turns = (0.91 / 2 + (2 * R.TURNED_VIEWS - 1) * turned_sure) / (2 * R.TURNED_VIEWS)
     assert (in_turns >= R.VALUE_CONFIDENCE) == (read is not None) and in_turns >= R.TURNED_CONFIDENCE
-    monkeypatch.setattr(reader, "places", lambda frame, *_: ([R.Candidate(100.0, 100.0, 20.0, 0.9)], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([R.Candidate(100.0, 100.0, 20.0, 0.9)], []))
     monkeypatch.setattr(reader, "classify", TwoMindsThenSureClassifier(turned_sure))
     (reading,) = reader.read(np.full((200, 200, 3), 128, np.uint8))
     assert reading.value == read

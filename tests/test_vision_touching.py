@@ -158,7 +158,7 @@ def read_two(monkeypatch, apart, tilted, leaning, dice_set=None, classifier=None
     (TiltedInOneTurn with `tilted`, or `classifier`) and the leaning network finds `leaning`."""
     reader = R.DiceReader(doubt_side_faces=False)  # the frames hold nothing for it to look at
     candidates = [R.Candidate(100.0, 100.0, extent, 0.9), R.Candidate(100.0 + apart, 100.0, extent, 0.9)]
-    monkeypatch.setattr(reader, "places", lambda frame, *_: (candidates, []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: (candidates, []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classifier or TiltedInOneTurn(tilted))
     monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [leaning[candidates.index(d)] for d in dice])
@@ -206,7 +206,7 @@ def test_in_a_roll_short_of_a_die_a_near_miss_touching_a_die_is_read_as_cocked(m
             probs[index, :, 4] = die_probability[candidate.x]
         return probs
 
-    monkeypatch.setattr(reader, "places", lambda frame, *_: (candidates, []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: (candidates, []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classify)
     monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [0.0] * len(dice))
@@ -232,7 +232,7 @@ def test_a_near_miss_is_judged_by_both_classifiers_though_the_first_alone_took_i
             probs[index, :, R.NOT_A_DIE] = 1.0 - probs[index, :, 4]
         return probs
 
-    monkeypatch.setattr(reader, "places", lambda frame, *_: (candidates, []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: (candidates, []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classify)
     monkeypatch.setattr(reader, "leaning_probability", lambda frame, dice: [0.0] * len(dice))
@@ -259,7 +259,7 @@ def test_in_a_roll_an_unreadable_die_touching_another_that_leans_is_called_cocke
             probs[index, :, 5] = 0.0 if candidate is sure_four else 0.25
         return probs
 
-    monkeypatch.setattr(reader, "places", lambda frame, *_: ([sure_four, unsure], []))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([sure_four, unsure], []))
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classify)
     monkeypatch.setattr(reader, "leaning_probability",
@@ -293,7 +293,7 @@ def test_in_a_roll_short_of_a_die_hidden_peaks_are_looked_at(monkeypatch, hidden
 
     hidden = [beside_it, on_second]
     suppressed = hidden if hidden_by == "a stronger peak" else []
-    monkeypatch.setattr(reader, "places", lambda frame, *_: ([on_first], suppressed))
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([on_first], suppressed))
     monkeypatch.setattr(reader, "_finer_peaks", lambda frame, *_: [] if suppressed else hidden)
     monkeypatch.setattr(reader, "centre", lambda frame, found: list(found))
     monkeypatch.setattr(reader, "classify", classify)
