@@ -104,6 +104,37 @@ def test_a_die_unsure_in_all_its_turns_on_average_is_not_read(reader, monkeypatc
     assert reading.value is None and reading.problem is not None
 
 
+class SizedClassifier:
+    """Sure by the crop's extent: at the candidate's own 30 px `placed_value`, 0.7 sure as the crop is and 0.86 in its
+    other turns; at 1.3 times that a four, 0.9 sure as the crop is and 0.4 in its other turns; unsure at other sizes."""
+
+    def __init__(self, placed_value):
+        self.placed_value = placed_value
+
+    def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
+        probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
+        for index, c in enumerate(candidates):
+            for view, turn in enumerate(turns):
+                if abs(c.extent - 30.0) < 1.0:
+                    probs[index, view, self.placed_value] = 0.7 if turn == 0 else 0.86
+                elif abs(c.extent - 39.0) < 1.0:
+                    probs[index, view, 4] = 0.9 if turn == 0 else 0.4
+                else:
+                    probs[index, view, 4] = 0.3
+        probs[:, :, R.UNREADABLE] = 1.0 - probs.sum(axis=2)
+        return probs
+
+
+@pytest.mark.parametrize("placed_value, read", [(4, True), (5, False)])
+def test_a_die_unsure_in_the_turns_of_its_rescaled_look_is_read_in_its_turns_as_placed(reader, monkeypatch,
+                                                                                        placed_value, read):
+    # The look at 1.3 times the die's extent is surest alone (0.9) but not in its turns (0.525); as placed, its turns
+    # are 0.82 sure: read when they name the rescaled look's value, left unread when they name another.
+    assert 1.3 in R.RESCALED and (0.9 + 3 * 0.4) / 4 < R.TURNED_CONFIDENCE < (0.7 + 3 * 0.86) / 4
+    reading = read_one(reader, monkeypatch, SizedClassifier(placed_value))
+    assert reading.value == (4 if read else None)
+
+
 class TwoClassifiers:
     """A four, `sure` in every view of the first classifier and `second_sure` in the second's; asked for both, their
     average."""
