@@ -193,17 +193,17 @@ def test_the_last_look_at_an_unsure_die_is_the_two_classifiers_together(reader, 
     assert (reading.value == 4) == read
     # Without a calibration the two take the first look together; the second is asked again, in every turn, only
     # about a die still unsure after the first's other looks, and in every turn darkened and as a white die about one
-    # still unread.
-    last_looks = 0 if sure >= R.VALUE_CONFIDENCE else 1 if read else 3
+    # still unread, then by its red.
+    last_looks = 0 if sure >= R.VALUE_CONFIDENCE else 1 if read else 4
     assert classifiers.second_crops == 1 + last_looks * R.TURNED_VIEWS
 
 
 class RecolouringClassifier:
-    """A four, 0.6 sure in crops as they are (unread in its turns), `darkened_sure` in darkened crops and
-    `as_white_sure` in crops seen as a white die."""
+    """A four, 0.6 sure in crops as they are (unread in its turns), `darkened_sure` in darkened crops,
+    `as_white_sure` in crops seen as a white die and `red_sure` in crops seen by their red."""
 
-    def __init__(self, darkened_sure, as_white_sure):
-        self.sure = {None: 0.6, R._darkened: darkened_sure, R._as_a_white_die: as_white_sure}
+    def __init__(self, darkened_sure, as_white_sure, red_sure=0.0):
+        self.sure = {None: 0.6, R._darkened: darkened_sure, R._as_a_white_die: as_white_sure, R._by_red: red_sure}
         self.looks = []
 
     def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
@@ -214,17 +214,36 @@ class RecolouringClassifier:
         return probs
 
 
-@pytest.mark.parametrize("darkened_sure, as_white_sure, read, looks", [
-    (0.9, 0.0, True, [R._darkened]),  # read darkened: not looked at again
-    (R.TURNED_CONFIDENCE - 0.03, 0.95, True, [R._darkened, R._as_a_white_die]),
-    (R.TURNED_CONFIDENCE - 0.03, R.AS_WHITE_CONFIDENCE - 0.03, False, [R._darkened, R._as_a_white_die]),
+UNSURE_DARKENED = R.TURNED_CONFIDENCE - 0.03
+UNSURE_RECOLOURED = R.AS_WHITE_CONFIDENCE - 0.03
+
+
+@pytest.mark.parametrize("darkened_sure, as_white_sure, red_sure, read, looks", [
+    (0.9, 0.0, 0.0, True, [R._darkened]),  # read darkened: not looked at again
+    (UNSURE_DARKENED, 0.95, 0.0, True, [R._darkened, R._as_a_white_die]),
+    (UNSURE_DARKENED, UNSURE_RECOLOURED, 0.95, True, [R._darkened, R._as_a_white_die, R._by_red]),
+    (UNSURE_DARKENED, UNSURE_RECOLOURED, UNSURE_RECOLOURED, False, [R._darkened, R._as_a_white_die, R._by_red]),
 ])
-def test_a_die_unread_in_its_turns_is_seen_darkened_then_as_a_white_die(reader, monkeypatch, darkened_sure,
-                                                                       as_white_sure, read, looks):
-    classifier = RecolouringClassifier(darkened_sure, as_white_sure)
+def test_a_die_unread_in_its_turns_is_seen_darkened_then_as_a_white_die_then_by_its_red(
+        reader, monkeypatch, darkened_sure, as_white_sure, red_sure, read, looks):
+    classifier = RecolouringClassifier(darkened_sure, as_white_sure, red_sure)
     reading = read_one(reader, monkeypatch, classifier)
     assert (reading.value == 4) == read
     assert [look for look in classifier.looks if look is not None] == looks
+
+
+@pytest.mark.parametrize("body", [(30, 30, 30), (120, 60, 20)])  # black, blue (BGR)
+def test_seen_by_its_red_red_pips_on_a_dark_die_are_dark_on_light(body):
+    crop = np.full((32, 32, 3), (200, 200, 200), np.uint8)  # a light table
+    crop[5:27, 5:27] = body
+    for y, x in ((10, 10), (16, 16), (22, 22)):  # a three in red pips, hardly lighter than the body in grey
+        crop[y - 2:y + 2, x - 2:x + 2] = (30, 30, 150)
+    seen = R._by_red(crop)
+    assert seen.shape == crop.shape and seen.dtype == np.uint8
+    body_seen, pip_seen = int(seen[8, 20, 0]), int(seen[16, 16, 0])
+    assert body_seen - pip_seen > 100
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    assert abs(int(grey[16, 16]) - int(grey[8, 20])) < 40  # as the crop is, pip and body differ little in lightness
 
 
 def test_seen_as_a_white_die_red_pips_on_a_black_die_are_dark_on_light():
