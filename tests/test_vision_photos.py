@@ -1,7 +1,7 @@
 """The reader on real photos (tests/data/photos, BSD- and MIT-licensed, never trained on), and the read command on one.
 
-No photo may get a wrong value; over the seven, at least three dice in four must be read (the reader reads
-all 54: the bound guards against getting worse).
+No photo may get a wrong value; over the eight, at least three dice in four must be read (the reader reads
+all 56: the bound guards against getting worse).
 """
 import json
 import math
@@ -49,17 +49,22 @@ def test_most_dice_of_the_real_photos_are_read(counts):
     assert total["correct"] >= 0.75 * sum(len(p["dice"]) for p in LABELS), total
 
 
-def test_a_black_die_with_red_pips_is_read_by_its_red(reader, monkeypatch):
-    """IMG_20191208_112342: the black 5 with red pips at [319, 381, 348, 413] is unread in its turns, darkened and as
-    a white die; seen by its red (vision.reader._by_red) it is read, as all the photo's other dice are."""
-    labels = next(p for p in LABELS if p["file"] == "IMG_20191208_112342.jpg")
+@pytest.mark.parametrize("photo, bbox, look", [
+    ("IMG_20191208_112342.jpg", (319, 381, 348, 413), "_by_red"),  # a black 5
+    ("IMG_20191208_112704.jpg", (344, 278, 375, 311), "_by_red"),  # a black 5
+    ("IMG_20191208_112704.jpg", (372, 306, 404, 336), "_red_light"),  # a dark marbled 1
+])
+def test_dark_dice_with_red_pips_are_read_by_their_red(reader, monkeypatch, photo, bbox, look):
+    """Each die, with red pips, is unread in its turns, darkened and as a white die; seen by its red (dark where red,
+    vision.reader._by_red, or light, _red_light) it is read, as all the photo's other dice are."""
+    labels = next(p for p in LABELS if p["file"] == photo)
     truth = [TruthDie(d["value"], tuple(d["bbox"])) for d in labels["dice"]]
-    black_five = next(k for k, die in enumerate(truth) if die.bbox == (319, 381, 348, 413))
-    frame = cv2.imread(str(PHOTOS / labels["file"]))
+    die = next(k for k, labelled in enumerate(truth) if labelled.bbox == bbox)
+    frame = cv2.imread(str(PHOTOS / photo))
     assert outcomes(truth, reader.read(frame)) == ["correct"] * len(truth)
-    monkeypatch.setattr(vision.reader, "_by_red", lambda crop: crop)
+    monkeypatch.setattr(vision.reader, look, lambda crop: crop)
     read = outcomes(truth, reader.read(frame))
-    assert [k for k, outcome in enumerate(read) if outcome != "correct"] == [black_five]
+    assert [k for k, outcome in enumerate(read) if outcome != "correct"] == [die]
 
 
 @pytest.mark.parametrize("photo, missed_without", [("IMG_0771.jpg", 1), ("qzTOSU7oWkEHnexWoNBT.jpg", 1)])

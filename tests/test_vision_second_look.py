@@ -193,55 +193,69 @@ def test_the_last_look_at_an_unsure_die_is_the_two_classifiers_together(reader, 
     assert (reading.value == 4) == read
     # Without a calibration the two take the first look together; the second is asked again, in every turn, only
     # about a die still unsure after the first's other looks, and in every turn darkened and as a white die about one
-    # still unread, then by its red.
-    last_looks = 0 if sure >= R.VALUE_CONFIDENCE else 1 if read else 4
+    # still unread, then by its red, and (in a photo) with its red light.
+    last_looks = 0 if sure >= R.VALUE_CONFIDENCE else 1 if read else 5
     assert classifiers.second_crops == 1 + last_looks * R.TURNED_VIEWS
 
 
 class RecolouringClassifier:
-    """A four, 0.6 sure in crops as they are (unread in its turns), `darkened_sure` in darkened crops,
-    `as_white_sure` in crops seen as a white die and `red_sure` in crops seen by their red."""
+    """A four, 0.6 sure in crops as they are (unread in its turns) and as sure as `sure` says in recoloured crops
+    (recolour: sureness; unsure in those it does not name)."""
 
-    def __init__(self, darkened_sure, as_white_sure, red_sure=0.0):
-        self.sure = {None: 0.6, R._darkened: darkened_sure, R._as_a_white_die: as_white_sure, R._by_red: red_sure}
+    def __init__(self, **sure):
+        self.sure = {None: 0.6} | {getattr(R, name): value for name, value in sure.items()}
         self.looks = []
 
     def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
         self.looks.append(recolour)
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
-        probs[:, :, 4] = self.sure[recolour]
+        probs[:, :, 4] = self.sure.get(recolour, 0.0)
         probs[:, :, R.UNREADABLE] = 1.0 - probs[:, :, 4]
         return probs
 
 
 UNSURE_DARKENED = R.TURNED_CONFIDENCE - 0.03
 UNSURE_RECOLOURED = R.AS_WHITE_CONFIDENCE - 0.03
+RECOLOURED_LOOKS = [R._darkened, R._as_a_white_die, R._by_red, R._red_light]
 
 
-@pytest.mark.parametrize("darkened_sure, as_white_sure, red_sure, read, looks", [
-    (0.9, 0.0, 0.0, True, [R._darkened]),  # read darkened: not looked at again
-    (UNSURE_DARKENED, 0.95, 0.0, True, [R._darkened, R._as_a_white_die]),
-    (UNSURE_DARKENED, UNSURE_RECOLOURED, 0.95, True, [R._darkened, R._as_a_white_die, R._by_red]),
-    (UNSURE_DARKENED, UNSURE_RECOLOURED, UNSURE_RECOLOURED, False, [R._darkened, R._as_a_white_die, R._by_red]),
+@pytest.mark.parametrize("sure, read, looks", [
+    ({"_darkened": 0.9}, True, 1),  # read darkened: not looked at again
+    ({"_darkened": UNSURE_DARKENED, "_as_a_white_die": 0.95}, True, 2),
+    ({"_darkened": UNSURE_DARKENED, "_as_a_white_die": UNSURE_RECOLOURED, "_by_red": 0.95}, True, 3),
+    ({"_darkened": UNSURE_DARKENED, "_as_a_white_die": UNSURE_RECOLOURED, "_by_red": UNSURE_RECOLOURED,
+      "_red_light": 0.95}, True, 4),
+    ({"_darkened": UNSURE_DARKENED, "_as_a_white_die": UNSURE_RECOLOURED, "_by_red": UNSURE_RECOLOURED,
+      "_red_light": UNSURE_RECOLOURED}, False, 4),
 ])
-def test_a_die_unread_in_its_turns_is_seen_darkened_then_as_a_white_die_then_by_its_red(
-        reader, monkeypatch, darkened_sure, as_white_sure, red_sure, read, looks):
-    classifier = RecolouringClassifier(darkened_sure, as_white_sure, red_sure)
+def test_a_die_unread_in_its_turns_in_a_photo_is_seen_recoloured_until_read(reader, monkeypatch, sure, read, looks):
+    classifier = RecolouringClassifier(**sure)
     reading = read_one(reader, monkeypatch, classifier)
     assert (reading.value == 4) == read
-    assert [look for look in classifier.looks if look is not None] == looks
+    assert [look for look in classifier.looks if look is not None] == RECOLOURED_LOOKS[:looks]
+
+
+@pytest.mark.parametrize("in_photo", [True, False])
+def test_only_a_photos_dice_are_seen_with_their_red_light(reader, monkeypatch, in_photo):
+    # Red pips are no Qwixx die's: a roll's dice are not looked at so.
+    classifier = RecolouringClassifier()
+    monkeypatch.setattr(reader, "classify", classifier)
+    frame = np.full((200, 200, 3), 128, np.uint8)
+    reader.classify_at_best_scale(frame, [R.Candidate(100.0, 100.0, 30.0, 0.9)], in_photo=in_photo)
+    assert [look for look in classifier.looks if look is not None] == RECOLOURED_LOOKS[:4 if in_photo else 3]
 
 
 @pytest.mark.parametrize("body", [(30, 30, 30), (120, 60, 20)])  # black, blue (BGR)
-def test_seen_by_its_red_red_pips_on_a_dark_die_are_dark_on_light(body):
+def test_by_its_red_red_pips_on_a_dark_die_stand_dark_on_light_and_with_its_red_light_light_on_dark(body):
     crop = np.full((32, 32, 3), (200, 200, 200), np.uint8)  # a light table
     crop[5:27, 5:27] = body
     for y, x in ((10, 10), (16, 16), (22, 22)):  # a three in red pips, hardly lighter than the body in grey
         crop[y - 2:y + 2, x - 2:x + 2] = (30, 30, 150)
-    seen = R._by_red(crop)
-    assert seen.shape == crop.shape and seen.dtype == np.uint8
-    body_seen, pip_seen = int(seen[8, 20, 0]), int(seen[16, 16, 0])
-    assert body_seen - pip_seen > 100
+    for recolour, pips_lighter in ((R._by_red, False), (R._red_light, True)):
+        seen = recolour(crop)
+        assert seen.shape == crop.shape and seen.dtype == np.uint8
+        body_seen, pip_seen = int(seen[8, 20, 0]), int(seen[16, 16, 0])
+        assert (pip_seen - body_seen if pips_lighter else body_seen - pip_seen) > 100
     grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     assert abs(int(grey[16, 16]) - int(grey[8, 20])) < 40  # as the crop is, pip and body differ little in lightness
 
