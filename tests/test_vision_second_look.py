@@ -135,6 +135,15 @@ def test_a_die_unsure_in_the_turns_of_its_rescaled_look_is_read_in_its_turns_as_
     assert reading.value == (4 if read else None)
 
 
+def test_a_rolls_die_is_not_looked_at_in_its_turns_as_placed(reader, monkeypatch):
+    # In a roll such looks gave a value to more dice resting cocked: the die stays as its rescaled look left it.
+    monkeypatch.setattr(reader, "classify", SizedClassifier(4))
+    frame = np.zeros((200, 200, 3), np.uint8)
+    (candidate,), (probs,) = reader.classify_at_best_scale(frame, [R.Candidate(100.0, 100.0, 30.0, 0.9)],
+                                                           in_photo=False)
+    assert candidate.extent == pytest.approx(39.0) and R._value_sureness(probs) < R.TURNED_CONFIDENCE
+
+
 class TwoClassifiers:
     """A four, `sure` in every view of the first classifier and `second_sure` in the second's; asked for both, their
     average."""
@@ -236,13 +245,13 @@ def test_a_die_unread_in_its_turns_in_a_photo_is_seen_recoloured_until_read(read
 
 
 @pytest.mark.parametrize("in_photo", [True, False])
-def test_only_a_photos_dice_are_seen_with_their_red_light(reader, monkeypatch, in_photo):
-    # Red pips are no Qwixx die's: a roll's dice are not looked at so.
+def test_only_a_photos_dice_are_seen_by_their_red(reader, monkeypatch, in_photo):
+    # No Qwixx die has red pips, and in a roll those looks gave a value to more dice resting cocked.
     classifier = RecolouringClassifier()
     monkeypatch.setattr(reader, "classify", classifier)
     frame = np.full((200, 200, 3), 128, np.uint8)
     reader.classify_at_best_scale(frame, [R.Candidate(100.0, 100.0, 30.0, 0.9)], in_photo=in_photo)
-    assert [look for look in classifier.looks if look is not None] == RECOLOURED_LOOKS[:4 if in_photo else 3]
+    assert [look for look in classifier.looks if look is not None] == RECOLOURED_LOOKS[:4 if in_photo else 2]
 
 
 @pytest.mark.parametrize("body", [(30, 30, 30), (120, 60, 20)])  # black, blue (BGR)

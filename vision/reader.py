@@ -20,11 +20,13 @@ How it works, and why:
    reading's outline and colour are taken where that network places the die. A die the classifier is still
    unsure of is looked at again at other sizes, from beside its centre, then in every quarter turn by it
    and by another classifier (models/second-classifier.onnx), and if still unread recoloured: darkened (a
-   lamp mirrored in a top pales it), then as a white die (pips of any colour dark on light), then by its red
-   (red pips dark on a dark body); without a calibration the two classifiers together take the first look at
-   every candidate that may be a die (DiceReader._first_look, _first_looks). A die still unread that touches none
-   (or, in a roll, that the leaning network below finds flat) is last seen by its chroma alone, where white pips
-   stand out from a coloured body and red ones from a black body (DiceReader._read_by_chroma).
+   lamp mirrored in a top pales it), then as a white die (pips of any colour dark on light), then in a photo by
+   its red channel (red pips dark on light, then light on dark); without a calibration the two classifiers
+   together take the first look at every candidate that may be a die (DiceReader._first_look, _first_looks). In a
+   photo, a die moved by a look at another size or from beside is also looked at in its turns where the centring
+   network placed it. A die still unread that touches none (or, in a roll, that the leaning network below finds
+   flat) is last seen by its chroma alone, where white pips stand out from a coloured body and red ones from a black
+   body (DiceReader._read_by_chroma).
    A value is reported only when the networks, averaged over the views, are sure of it; otherwise the value
    is None and the reading says why. A die touching another may lean on it: it must be surer, unless a third
    network (models/leaning.onnx), which sees more round it, finds it lying flat; in a roll of the Qwixx dice,
@@ -735,21 +737,23 @@ class DiceReader:
         its extent. It keeps the look at which the classifier is
         surest of a value; a shifted look must be SHIFTED_CONFIDENCE sure. A die still unsure is last seen in
         TURNED_VIEWS turns by both classifiers, which _reading weighs by TURNED_CONFIDENCE, and if still unread darkened
-        (DARKENING), then as a white die (_as_a_white_die), then by its red (_by_red), and `in_photo` with its red
-        light (_red_light).
+        (DARKENING), then as a white die (_as_a_white_die), then, `in_photo`, by its red channel (_by_red, then
+        _red_light).
 
-        Where a rescaled or shifted look moved the die, its turns are also taken where the centring network placed
-        it, and kept when surer of the same value: one view at 1.3 times a large die's extent can be surest while its
-        turns there are not (a red six with gold pips seen obliquely, 0.9 sure in one view at 1.3 times, 0.63 in its
-        turns, 0.83 in its turns as placed). Against the reader without it: the dev validation part 518 dice of 635
-        read rather than 517, the tune part 421 of 478 rather than 417, the train part 1,479 rather than 1,474, the
-        duplicates 287 rather than 285, the colour-labelled photos 185 rather than 184, as many wrong (6, 3, 12, 3 and
-        5); bench/vision.py's 200 generated scenes one at a time 1,038 rather than 1,036 and as rolls 1,083 rather than
-        1,082 (9 and 3 wrong either way), with a die cocked 478 rather than 477 and as rolls 514 as before, but 24 wrong
-        rather than 23 (a white die cocked so little that its top shows a plain 4, cocked dice given a value 22 of 100
-        rather than 21); bench/tracker.py --films 11 47 rolls of 53 right rather than 46; bench/table.py --tables 10 as
-        before (every way). A roll takes 1.03 of the time per 1280x720 frame (medians of 30 frames, the two in turn).
-        Taken whatever value it is sure of: the validation part 517 read, the train part 1,478 (as many wrong).
+        In a photo (`in_photo`), where a rescaled or shifted look moved the die, its turns are also taken where the
+        centring network placed it (_turned_as_placed), and kept when surer of the same value: one view at 1.3 times a
+        large die's extent can be surest while its turns there are not (a red six with gold pips seen obliquely, 0.9
+        sure in one view at 1.3 times, 0.63 in its turns, 0.83 in its turns as placed). Against the reader without it:
+        the dev validation part 518 dice of 635 read rather than 517, the tune part 421 of 478 rather than 417, the
+        train part 1,479 rather than 1,474, the duplicates 287 rather than 285, the colour-labelled photos 185 rather
+        than 184, as many wrong (6, 3, 12, 3 and 5); bench/vision.py's 200 generated scenes one at a time 1,038 rather
+        than 1,036 (9 wrong), with a die cocked 478 rather than 477 (33 wrong, 25 cocked dice given a value either
+        way). Taken whatever value it is sure of: the validation part 517 read, the train part 1,478. Not in a roll:
+        there it read few more dice (the 200 generated scenes as rolls 1,083 rather than 1,082; bench/tracker.py
+        --films 11 47 rolls of 53 right rather than 46) and gave a value to more dice resting cocked, which the leaning
+        network had found flat (those scenes with a die cocked 22 of 100 rather than 21; bench/photoreal.py's Cycles
+        frames with a die cocked 10 of 30 rather than 8). It costs a photo's frame little: a roll's took 1.03 of the
+        time (medians of 30 generated 1280x720 frames, the two in turn).
 
         A die whose rescaled looks disagreed (_look_again) is looked at from beside and in its turns too,
         however unsure the disagreement left it, and read only VALUE_CONFIDENCE sure (`looks_disagreed`): a look
@@ -786,18 +790,10 @@ class DiceReader:
             seconded = self.classify(frame, last, range(TURNED_VIEWS), (self.second_classifier,))
             for k, probs, second in zip(turned, in_turns, seconded):
                 probabilities[k] = np.concatenate([probs, second])
-            back = [k for k in turned if (candidates[k].x, candidates[k].y, candidates[k].extent)
-                    != (placed[k].x, placed[k].y, placed[k].extent)]
-            looks = zip(self.classify(frame, [placed[k] for k in back], range(TURNED_VIEWS)),
-                        self.classify(frame, [placed[k] for k in back], range(TURNED_VIEWS), (self.second_classifier,)))
-            for k, (first, second) in zip(back, looks):
-                look = np.concatenate([first, second])
-                if (_value_sureness(look) > _value_sureness(probabilities[k])
-                        and _likeliest_value(look) == _likeliest_value(probabilities[k])):
-                    candidates[k] = replace(placed[k], looks_disagreed=candidates[k].looks_disagreed)
-                    probabilities[k] = look
-            recoloured = ((_darkened, TURNED_CONFIDENCE), (_as_a_white_die, AS_WHITE_CONFIDENCE),
-                          (_by_red, AS_WHITE_CONFIDENCE)) + (((_red_light, AS_WHITE_CONFIDENCE),) if in_photo else ())
+            recoloured = ((_darkened, TURNED_CONFIDENCE), (_as_a_white_die, AS_WHITE_CONFIDENCE))
+            if in_photo:
+                self._turned_as_placed(frame, candidates, probabilities, turned, placed)
+                recoloured += ((_by_red, AS_WHITE_CONFIDENCE), (_red_light, AS_WHITE_CONFIDENCE))
             for recolour, least in recoloured:
                 unread = [k for k in turned if _value_sureness(probabilities[k]) < TURNED_CONFIDENCE]
                 if not unread:
@@ -809,6 +805,22 @@ class DiceReader:
                     if _value_sureness(look) >= least:
                         probabilities[k] = look
         return candidates, probabilities
+
+    def _turned_as_placed(self, frame: np.ndarray, candidates: list[Candidate], probabilities: list,
+                          which: list[int], placed: list[Candidate]) -> None:
+        """Each candidate in `which` that a rescaled or shifted look moved from where the centring network `placed`
+        it is looked at there in its turns by both classifiers, and moved back when that look is surer of the same
+        value (see classify_at_best_scale)."""
+        back = [k for k in which if (candidates[k].x, candidates[k].y, candidates[k].extent)
+                != (placed[k].x, placed[k].y, placed[k].extent)]
+        looks = zip(self.classify(frame, [placed[k] for k in back], range(TURNED_VIEWS)),
+                    self.classify(frame, [placed[k] for k in back], range(TURNED_VIEWS), (self.second_classifier,)))
+        for k, (first, second) in zip(back, looks):
+            look = np.concatenate([first, second])
+            if (_value_sureness(look) > _value_sureness(probabilities[k])
+                    and _likeliest_value(look) == _likeliest_value(probabilities[k])):
+                candidates[k] = replace(placed[k], looks_disagreed=candidates[k].looks_disagreed)
+                probabilities[k] = look
 
     def _first_looks(self, frame: np.ndarray, candidates: list[Candidate], networks: tuple):
         """The candidates and each one's first look (as `classify` gives it) by the average of `networks`, or the
@@ -1214,22 +1226,23 @@ def _by_chroma(crop: np.ndarray) -> np.ndarray:
 
 def _by_red(crop: np.ndarray) -> np.ndarray:
     """The crop grey by its red channel, dark where red: red pips on a black, blue or marbled body stand dark on light,
-    as a white die's do, where the lightness the classifier sees most hardly parts them. The last look at a die still
-    unread in its turns (classify_at_best_scale), as sure as one as a white die. Against the reader without it: the
-    dev validation part 523 dice of 635 read rather than 518, the tune part 423 of 478 rather than 421, the train part
-    1,487 rather than 1,479, the colour-labelled photos 186 rather than 185, the duplicates 287 as before, as many wrong
-    (6, 3, 12, 5 and 3); bench/vision.py's 200 generated scenes one at a time 1,040 rather than 1,038 and as rolls
-    1,086 rather than 1,083, with a die cocked 480 rather than 478 and as rolls 516 rather than 514, as many wrong (9,
-    3, 33 and 24; cocked dice given a value 25 and 22 either way); bench/table.py --tables 10 and bench/tracker.py
-    --films 11 as before. Also among the looks at a die unread that touches none (_read_by_chroma), after the chroma
-    look: the train part 3 dice more, the rest as before (scripts outside the repository)."""
+    as a white die's do, where the lightness the classifier sees most hardly parts them. In a photo, a look at a die
+    still unread as a white die (classify_at_best_scale), as sure as that one. Against the reader without it: the dev
+    validation part 523 dice of 635 read rather than 518, the tune part 423 of 478 rather than 421, the train part
+    1,487 rather than 1,479, the colour-labelled photos 186 rather than 185, the duplicates 287 as before, as many
+    wrong (6, 3, 12, 5 and 3); bench/vision.py's 200 generated scenes one at a time 1,040 rather than 1,038, with a
+    die cocked 480 rather than 478, as many wrong (9 and 33; cocked dice given a value 25 either way); bench/table.py
+    --tables 10 as before. Also among the looks at a die unread that touches none (_read_by_chroma), after the chroma
+    look: the train part 3 dice more, the rest as before. Not in a roll: there it read the 200 generated scenes 3
+    dice more, but gave a value to one more cocked die of bench/photoreal.py's 30 Cycles frames with a die cocked
+    (scripts outside the repository)."""
     return cv2.cvtColor(255 - crop[..., 2], cv2.COLOR_GRAY2BGR)
 
 
 def _red_light(crop: np.ndarray) -> np.ndarray:
     """The crop grey by its red channel, light where red: red pips on a dark body stand light on dark, as a black
-    die's white pips do. The classifier reads some dice so that it does not read seen by _by_red. No Qwixx die has red
-    pips, so only a photo's dice are looked at so, last (classify_at_best_scale). Against the reader without it: the
+    die's white pips do. The classifier reads some dice so that it does not read seen by _by_red. In a photo, the last
+    look at a die (classify_at_best_scale). Against the reader without it: the
     dev validation part 526 dice of 635 read rather than 523, the train part 1,490 rather than 1,487, the
     colour-labelled photos 187 rather than 186, the tune part and the duplicates as before (423 and 287), as many wrong
     (6, 12, 5, 3 and 3); bench/vision.py's generated scenes one at a time, with a die cocked or not, and
