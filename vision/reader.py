@@ -752,8 +752,9 @@ class DiceReader:
         there it read few more dice (the 200 generated scenes as rolls 1,083 rather than 1,082; bench/tracker.py
         --films 11 47 rolls of 53 right rather than 46) and gave a value to more dice resting cocked, which the leaning
         network had found flat (those scenes with a die cocked 22 of 100 rather than 21; bench/photoreal.py's Cycles
-        frames with a die cocked 10 of 30 rather than 8). It costs a photo's frame little: a roll's took 1.03 of the
-        time (medians of 30 generated 1280x720 frames, the two in turn).
+        frames with a die cocked 10 of 30 rather than 8). With the looks by the red channel (_by_red, _red_light), the
+        looks a photo gained in stop 60 take 1.00 of the time per generated 1280x720 frame read one die at a time and
+        1.02 at 640x480 (medians of 30 frames, twice each way, in turn).
 
         A die whose rescaled looks disagreed (_look_again) is looked at from beside and in its turns too,
         however unsure the disagreement left it, and read only VALUE_CONFIDENCE sure (`looks_disagreed`): a look
