@@ -202,7 +202,7 @@ def test_the_last_look_at_an_unsure_die_is_the_two_classifiers_together(reader, 
     assert (reading.value == 4) == read
     # Without a calibration the two take the first look together; the second is asked again, in every turn, only
     # about a die still unsure after the first's other looks, and in every turn darkened and as a white die about one
-    # still unread, then by its red, and (in a photo) with its red light.
+    # still unread, then (in a photo, as here) by its red channel, dark where red and light.
     last_looks = 0 if sure >= R.VALUE_CONFIDENCE else 1 if read else 5
     assert classifiers.second_crops == 1 + last_looks * R.TURNED_VIEWS
 
