@@ -106,10 +106,11 @@ def test_a_die_unsure_in_all_its_turns_on_average_is_not_read(reader, monkeypatc
 
 class SizedClassifier:
     """Sure by the crop's extent: at the candidate's own 30 px `placed_value`, 0.7 sure as the crop is and 0.86 in its
-    other turns; at 1.3 times that a four, 0.9 sure as the crop is and 0.4 in its other turns; unsure at other sizes."""
+    other turns; at 1.3 times that a four, 0.9 sure as the crop is and in its other turns as `rescaled_turns` says
+    (the four's probability, no die's); unsure at other sizes."""
 
-    def __init__(self, placed_value):
-        self.placed_value = placed_value
+    def __init__(self, placed_value, rescaled_turns=(0.4, 0.0)):
+        self.placed_value, self.rescaled_turns = placed_value, rescaled_turns
 
     def __call__(self, frame, candidates, turns=range(R.VIEWS), networks=(), recolour=None):
         probs = np.zeros((len(candidates), len(turns), R.CLASS_COUNT))
@@ -117,8 +118,10 @@ class SizedClassifier:
             for view, turn in enumerate(turns):
                 if abs(c.extent - 30.0) < 1.0:
                     probs[index, view, self.placed_value] = 0.7 if turn == 0 else 0.86
+                elif abs(c.extent - 39.0) < 1.0 and turn == 0:
+                    probs[index, view, 4] = 0.9
                 elif abs(c.extent - 39.0) < 1.0:
-                    probs[index, view, 4] = 0.9 if turn == 0 else 0.4
+                    probs[index, view, [4, R.NOT_A_DIE]] = self.rescaled_turns
                 else:
                     probs[index, view, 4] = 0.3
         probs[:, :, R.UNREADABLE] = 1.0 - probs.sum(axis=2)
@@ -133,6 +136,16 @@ def test_a_die_unsure_in_the_turns_of_its_rescaled_look_is_read_in_its_turns_as_
     assert 1.3 in R.RESCALED and (0.9 + 3 * 0.4) / 4 < R.TURNED_CONFIDENCE < (0.7 + 3 * 0.86) / 4
     reading = read_one(reader, monkeypatch, SizedClassifier(placed_value))
     assert reading.value == (4 if read else None)
+
+
+def test_the_turns_as_placed_name_a_dies_value_but_make_no_die(reader, monkeypatch):
+    # In its turns at 1.3 times its extent the classifier takes the candidate for no die (0.625 a die); as placed it
+    # is a sure four: that look may name a die's value, not make a die of a candidate.
+    monkeypatch.setattr(reader, "classify", SizedClassifier(4, rescaled_turns=(0.2, 0.5)))
+    frame = np.zeros((200, 200, 3), np.uint8)
+    (candidate,), (probs,) = reader.classify_at_best_scale(frame, [R.Candidate(100.0, 100.0, 30.0, 0.9)],
+                                                           in_photo=True)
+    assert candidate.extent == pytest.approx(39.0) and R._die_probability(probs) < R.DIE_PROBABILITY
 
 
 def test_a_rolls_die_is_not_looked_at_in_its_turns_as_placed(reader, monkeypatch):

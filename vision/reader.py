@@ -749,7 +749,9 @@ class DiceReader:
         than 184, as many wrong (6, 3, 12, 3 and 5); bench/vision.py's 200 generated scenes one at a time 1,038 rather
         than 1,036 (9 wrong), with a die cocked 478 rather than 477 (33 wrong, 25 cocked dice given a value either
         way); but one more false die with a value, among the duplicates (a gadget's green lights at a frame's edge read
-        as a 2). Taken whatever value it is sure of: the validation part 517 read, the train part 1,478. Not in a roll:
+        as a 2). That look decides a value, not whether there is a die: also taken for a candidate not yet taken for a
+        die, it added two more false dice to the validation part and the duplicates, the same read. Taken whatever
+        value it is sure of: the validation part 517 read, the train part 1,478. Not in a roll:
         there it read few more dice (the 200 generated scenes as rolls 1,083 rather than 1,082; bench/tracker.py
         --films 11 47 rolls of 53 right rather than 46) and gave a value to more dice resting cocked, which the leaning
         network had found flat (those scenes with a die cocked 22 of 100 rather than 21; bench/photoreal.py's Cycles
@@ -814,7 +816,7 @@ class DiceReader:
                           which: list[int], placed: list[Candidate]) -> None:
         """Each candidate in `which` that a rescaled or shifted look moved from where the centring network `placed`
         it is looked at there in its turns by both classifiers, and moved back when that look is surer of the same
-        value (see classify_at_best_scale)."""
+        value and the die already taken for one (DIE_PROBABILITY; see classify_at_best_scale)."""
         back = [k for k in which if (candidates[k].x, candidates[k].y, candidates[k].extent)
                 != (placed[k].x, placed[k].y, placed[k].extent)]
         looks = zip(self.classify(frame, [placed[k] for k in back], range(TURNED_VIEWS)),
@@ -822,7 +824,8 @@ class DiceReader:
         for k, (first, second) in zip(back, looks):
             look = np.concatenate([first, second])
             if (_value_sureness(look) > _value_sureness(probabilities[k])
-                    and _likeliest_value(look) == _likeliest_value(probabilities[k])):
+                    and _likeliest_value(look) == _likeliest_value(probabilities[k])
+                    and _die_probability(probabilities[k]) >= DIE_PROBABILITY):
                 candidates[k] = replace(placed[k], looks_disagreed=candidates[k].looks_disagreed)
                 probabilities[k] = look
 
