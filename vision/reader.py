@@ -749,17 +749,17 @@ class DiceReader:
         than 184, as many wrong (6, 3, 12, 3 and 5); bench/vision.py's 200 generated scenes one at a time 1,038 rather
         than 1,036 (9 wrong), with a die cocked 478 rather than 477 (33 wrong, 25 cocked dice given a value either
         way); but one more false die with a value, among the duplicates (a gadget's green lights at a frame's edge read
-        as a 2). That look decides a value, not whether there is a die: also taken for a candidate not yet taken for a
-        die, it added two more false dice to the validation part and the duplicates, the same read. Taken whatever
-        value it is sure of: the validation part 517 read, the train part 1,478. Not in a roll:
-        there it read few more dice (the 200 generated scenes as rolls 1,083 rather than 1,082; bench/tracker.py
-        --films 11 47 rolls of 53 right rather than 46) and gave a value to more dice resting cocked, which the leaning
-        network had found flat (those scenes with a die cocked 22 of 100 rather than 21; bench/photoreal.py's Cycles
-        frames with a die cocked 10 of 30 rather than 8). With the looks by the red channel (_by_red, _red_light), the
-        looks a photo gained in stop 60 read bench/vision.py --conditions 40 one die at a time 5,659 dice rather than
-        5,641 but 129 wrong rather than 126 (one more each oblique, on felt, shaken and with dark pips, one fewer in
-        clusters), and take 1.00 of the time per generated 1280x720 frame read one die at a time and 1.02 at 640x480
-        (medians of 30 frames, twice each way, in turn).
+        as a 2). That look names a value; it does not make a die of a candidate not yet taken for one: it did so for
+        two more false dice in the validation part and the duplicates, and 4 more dice read of --conditions 40 one die
+        at a time (as many wrong). Taken whatever value it is sure of: the validation part 517 read, the train part
+        1,478. Not in a roll: there it read few more dice (the 200 generated scenes as rolls 1,083 rather than 1,082;
+        bench/tracker.py --films 11 47 rolls of 53 right rather than 46) and gave a value to more dice resting cocked,
+        which the leaning network had found flat (those scenes with a die cocked 22 of 100 rather than 21;
+        bench/photoreal.py's Cycles frames with a die cocked 10 of 30 rather than 8). With the looks by the red channel
+        (_by_red, _red_light), the looks a photo gained in stop 60 read bench/vision.py --conditions 40 one die at a
+        time 5,655 dice rather than 5,641 but 129 wrong rather than 126 (one more each oblique, on felt, shaken and with
+        dark pips, one fewer in clusters), and take 1.00 of the time per generated 1280x720 frame read one die at a
+        time and 1.02 at 640x480 (medians of 30 frames, twice each way, in turn).
 
         A die whose rescaled looks disagreed (_look_again) is looked at from beside and in its turns too,
         however unsure the disagreement left it, and read only VALUE_CONFIDENCE sure (`looks_disagreed`): a look
