@@ -816,7 +816,7 @@ class DiceReader:
                           which: list[int], placed: list[Candidate]) -> None:
         """Each candidate in `which` that a rescaled or shifted look moved from where the centring network `placed`
         it is looked at there in its turns by both classifiers, and moved back when that look is surer of the same
-        value and the die already taken for one (DIE_PROBABILITY; see classify_at_best_scale)."""
+        value and the candidate is already taken for a die (DIE_PROBABILITY; see classify_at_best_scale)."""
         back = [k for k in which if (candidates[k].x, candidates[k].y, candidates[k].extent)
                 != (placed[k].x, placed[k].y, placed[k].extent)]
         looks = zip(self.classify(frame, [placed[k] for k in back], range(TURNED_VIEWS)),
