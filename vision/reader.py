@@ -1,17 +1,17 @@
 """The dice reader: a BGR frame in, one DieReading per die out.
 
 How it works, and why:
-1. Find dice. A small fully convolutional network (models/detector.onnx) marks die centres on a
-   heat-map at a quarter of its input's resolution and says how large each die is. It answers for dice
-   of geometry.DETECTOR_BAND pixels, so it runs on a pyramid of the frame whose levels together cover every
-   die size from the smallest readable one to nearly the whole frame; with a calibration the die size is
-   known and one level does, and places where the frame differs from the calibration's empty table are
-   candidates too (the detector misses dice on busy cloths). A small frame (TINY_FRAME) is also searched at
-   full size and a quarter larger, for dice the first level shows too small to be found well. Learned centres separate touching
-   dice and ignore most clutter at a cost of a few milliseconds, where colour or edge thresholds would depend
-   on the table. Each level is looked at as it is and mirrored: so small a network misses dice one way that it
-   finds the other (DiceReader._peaks). A roll of a known set is first searched without the mirror images and
-   the small frame's full size, and with them only when the dice read are not the set (DiceReader.read).
+1. Find dice. A small fully convolutional network (models/detector.onnx) marks die centres on a heat-map at a quarter
+   of its input's resolution and says how large each die is. It answers for dice of geometry.DETECTOR_BAND pixels, so
+   it runs on a pyramid of the frame whose levels together cover every die size from the smallest readable one to
+   nearly the whole frame; with a calibration the die size is known and one level does, and places where the frame
+   differs from the calibration's empty table are candidates too (the detector misses dice on busy cloths). A small
+   frame (TINY_FRAME) is also searched at full size and a quarter larger, for dice the first level shows too small to
+   be found well. Learned centres separate touching dice and ignore most clutter at a cost of a few milliseconds,
+   where colour or edge thresholds would depend on the table. Each level is looked at as it is and mirrored: so small
+   a network misses dice one way that it finds the other (DiceReader._peaks). A roll of a known set is first searched
+   without the mirror images and the small frame's searches, and with them only when the dice read are not the set
+   (DiceReader.read).
 2. Read each die. A crop around each candidate, cut from the full-resolution frame, goes to a second
    small network (models/classifier.onnx): not a die, 1-6, or a die whose top cannot be read (cocked,
    hidden), in VIEWS quarter turns. The detector's box is often a tenth of a die off and a fifth too large
@@ -496,7 +496,7 @@ class DiceReader:
         Qwixx roll are read as one (colour.like_one_set).
 
         A roll of a known set is first searched quickly, each level of the frame as it is, and read again after a
-        thorough search (each level's mirror image too, see _peaks, and a small frame at full size, TINY_FRAME) only
+        thorough search (each level's mirror image too, see _peaks, and a small frame at TINY_ZOOMS) only
         when the dice read are not the set: what the thorough search finds that the quick one does not is a die
         missing from a roll. A roll takes 0.84 of the time of a thorough read at 1280x720 and 0.60 at 640x480 (medians
         of the per-frame ratios, the two ways in turn on 40 generated frames of each).
@@ -600,7 +600,7 @@ class DiceReader:
                on_boards: bool = False) -> tuple[list[Candidate], list[Candidate]]:
         """What `find` gives, and the peaks it leaves out as another reading of a stronger one's place or past
         MAX_CANDIDATES (see _hidden_dice). A `thorough` search also looks at each level's mirror image, and at a small
-        frame (TINY_FRAME) at full size; `on_boards` keeps the places of dice that may lie on a board (BOARD_SCALE)."""
+        frame (TINY_FRAME) at TINY_ZOOMS; `on_boards` keeps the places of dice that may lie on a board (BOARD_SCALE)."""
         peaks = self._peaks_and_changes(frame, calibration, thorough)
         board_scale = BOARD_SCALE if on_boards else math.inf
         candidates = _suppress_duplicates(peaks, self._smallest(frame.shape, calibration), board_scale)[:MAX_CANDIDATES]
