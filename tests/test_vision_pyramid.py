@@ -1,14 +1,14 @@
 """The detector's pyramid: each level, however many halvings and resizes made it, maps back onto the frame where the
 frame shows what the level shows (a die placed half a pixel off on a low level is a pixel or more off in the frame),
-what the detector finds in a level's mirror image or in a small frame zoomed maps back onto the frame, and a roll is
-searched thoroughly (in the mirror, a small frame at full size) only when it is short of dice."""
+what the detector finds in a level's mirror image or in a sampling of a small frame maps back onto the frame, and a
+roll is searched thoroughly (in the mirror, a small frame at full size) only when it is short of dice."""
 import cv2
 import numpy as np
 import pytest
 
 from synth import random_scene, render
 from vision import QWIXX_ROLL
-from vision.reader import TINY_FRAME, TINY_ZOOMS, DiceReader, _pyramid
+from vision.reader import TINY_FRAME, TINY_SAMPLINGS, DiceReader, _pyramid
 
 
 def spot(width: int, height: int, x: float, y: float, sigma: float = 9.0) -> np.ndarray:
@@ -71,15 +71,16 @@ def test_a_die_the_detector_finds_only_in_the_mirror_image_is_placed_where_it_li
     assert len(xs) == 1 and abs(xs[0] - x) < 0.25 and abs(ys[0] - 131.7) < 0.25, (xs, ys)
 
 
+@pytest.mark.parametrize("zoom, cut", [sampling for sampling in TINY_SAMPLINGS if sampling != (1.0, 0)])
 @pytest.mark.parametrize("x", [101.3, 297.6])
-def test_a_die_found_only_in_a_small_frame_zoomed_is_placed_where_it_lies(x):
+def test_a_die_found_only_in_one_sampling_of_a_small_frame_is_placed_where_it_lies(x, zoom, cut):
     width, height = 400, 240
-    zoom = max(TINY_ZOOMS)
-    assert zoom > 1.0 and width * height <= TINY_FRAME
+    assert width * height <= TINY_FRAME
     reader = DiceReader.__new__(DiceReader)
-    reader.detector = LeftHandedDetector(only_width=round(width * zoom))
+    reader.detector = LeftHandedDetector(only_width=round((width - cut) * zoom))
     found = reader._peaks_and_changes(spot(width, height, x, 131.7, sigma=3.0))
-    # Within a twentieth of a pixel: mapped back as x / zoom, it would lie a tenth off.
+    # Within a twentieth of a pixel: mapped back without the half-pixel terms or the cut, it would lie a tenth or more
+    # off.
     assert found and all(c.tiny and abs(c.x - x) < 0.05 and abs(c.y - 131.7) < 0.05 for c in found), found
 
 

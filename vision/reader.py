@@ -6,12 +6,12 @@ How it works, and why:
    it runs on a pyramid of the frame whose levels together cover every die size from the smallest readable one to
    nearly the whole frame; with a calibration the die size is known and one level does, and places where the frame
    differs from the calibration's empty table are candidates too (the detector misses dice on busy cloths). A small
-   frame (TINY_FRAME) is also searched at full size and a quarter larger, for dice the first level shows too small to
-   be found well. Learned centres separate touching dice and ignore most clutter at a cost of a few milliseconds,
-   where colour or edge thresholds would depend on the table. Each level is looked at as it is and mirrored: so small
-   a network misses dice one way that it finds the other (DiceReader._peaks). A roll of a known set is first searched
-   without the mirror images and the small frame's searches, and with them only when the dice read are not the set
-   (DiceReader.read).
+   frame (TINY_FRAME) is also searched at full size, shifted and a quarter larger, for dice the first level shows too
+   small to be found well. Learned centres separate touching dice and ignore most clutter at a cost of a few
+   milliseconds, where colour or edge thresholds would depend on the table. Each level is looked at as it is and
+   mirrored: so small a network misses dice one way that it finds the other (DiceReader._peaks). A roll of a known
+   set is first searched without the mirror images and the small frame's searches, and with them only when the dice
+   read are not the set (DiceReader.read).
 2. Read each die. A crop around each candidate, cut from the full-resolution frame, goes to a second
    small network (models/classifier.onnx): not a die, 1-6, or a die whose top cannot be read (cocked,
    hidden), in VIEWS quarter turns. The detector's box is often a tenth of a die off and a fifth too large
@@ -99,20 +99,26 @@ FINER = 1.35
 # those without a value were kept); TINY_SLACK 1.5 read one die more. Frames larger than this go without it: at
 # 640x480 it costs a third more time (28 ms a frame rather than 20), at 1280x720 it would cost more than the
 # rest of the reading, and dice of under 18 pixels there are smaller than the issue asks for.
-# That search is made at TINY_ZOOMS of the frame's size: as with the mirror (_peaks), the detector finds some dice at
-# one sampling that it misses at another. Against full size alone (bench/vision.py): the dev tune part 430 dice of 478
-# read rather than 423 (3 wrong either way; 1.2 or 1.3 rather than 1.25: 429 and 428), the train part 1,512 of 1,875
-# rather than 1,490 (13 wrong rather than 12), the duplicates 293 of 398 rather than 287 (3 wrong), the validation
-# part 533 of 635 rather than 526, 7 wrong rather than 6 (a die of 14 by 9 pixels read as 6 rather than 3); the
-# colour-labelled photos as before (187 of 198, 5 wrong). 1.25 alone read 427 of the tune part, 1.5 or 0.8 alone 419;
-# the zoomed frame without its mirror image 428. bench/vision.py's 200 generated scenes at 640x480 as rolls 1,042 dice
-# read rather than 1,041, one at a time 996 rather than 1,001 (11 wrong either way), with a die cocked as rolls 486
-# either way (37 wrong, 32 cocked dice given a value). It costs nothing in a roll read as the set, but a 640x480 frame
-# read one die at a time takes 1.44 times as long (66 ms rather than 46, medians of 20 generated frames, each way
-# twice).
+# That search is made on several samplings of the frame (TINY_SAMPLINGS: each a zoom and the pixels cut off the
+# frame's top and left first): as with the mirror (_peaks), the detector finds some dice at one sampling that it
+# misses at another. The frame enlarged by a quarter, against full size alone (bench/vision.py): the dev tune part 430
+# dice of 478 read rather than 423 (3 wrong either way; 1.2 or 1.3 rather than 1.25: 429 and 428), the train part
+# 1,512 of 1,875 rather than 1,490 (13 wrong rather than 12), the duplicates 293 of 398 rather than 287 (3 wrong), the
+# validation part 533 of 635 rather than 526, 7 wrong rather than 6 (a die of 14 by 9 pixels read as 6 rather than 3);
+# the colour-labelled photos as before (187 of 198, 5 wrong). 1.25 alone read 427 of the tune part, 1.5 or 0.8 alone
+# 419; the enlarged frame without its mirror image 428; 1.0, 1.25 and 1.5 together 429. Then also at full size cut by
+# half the detector's stride of 4 pixels: the tune part 434 rather than 430 (cut by 1 or 3 pixels: 432 and 434), the
+# train part 1,524 rather than 1,512, the duplicates 299 rather than 293, the validation part 535 rather than 533, as
+# many wrong (3, 13, 3 and 7); the colour-labelled photos as before. Both against full size alone on bench/vision.py's
+# 200 generated scenes at 640x480: as rolls 1,042 dice read rather than 1,041 (6 wrong), one at a time 994 rather than
+# 1,001 (12 wrong rather than 11; 996 and 11 with the enlarged frame alone); with a die cocked as rolls 486 either way
+# (37 wrong, 32 cocked dice given a value), one at a time 463 either way (38 wrong rather than 39, cocked dice given a
+# value 32 rather than 33). They cost nothing in a roll read as the set, but a 640x480 frame read one die at a time
+# takes 1.73 times as long (80 ms rather than 46; the enlarged frame alone 66 ms; medians of 20 generated frames, each
+# way twice).
 TINY_FRAME = 640 * 640
 TINY_SLACK = 1.3
-TINY_ZOOMS = (1.0, 1.25)
+TINY_SAMPLINGS = ((1.0, 0), (1.25, 0), (1.0, 2))  # (zoom, pixels cut off the top and left)
 # With a calibration's empty table, places where the table changed as a die changes it (calibration.where_changed)
 # are candidates too where the detector found none: it misses dice on a busy table (checks, dots, stripes), where
 # the empty table shows them plainly. The frame is compared at the empty table's stored size; a place
@@ -496,7 +502,7 @@ class DiceReader:
         Qwixx roll are read as one (colour.like_one_set).
 
         A roll of a known set is first searched quickly, each level of the frame as it is, and read again after a
-        thorough search (each level's mirror image too, see _peaks, and a small frame at TINY_ZOOMS) only
+        thorough search (each level's mirror image too, see _peaks, and a small frame at TINY_SAMPLINGS) only
         when the dice read are not the set: what the thorough search finds that the quick one does not is a die
         missing from a roll. A roll takes 0.84 of the time of a thorough read at 1280x720 and 0.60 at 640x480 (medians
         of the per-frame ratios, the two ways in turn on 40 generated frames of each).
@@ -600,7 +606,7 @@ class DiceReader:
                on_boards: bool = False) -> tuple[list[Candidate], list[Candidate]]:
         """What `find` gives, and the peaks it leaves out as another reading of a stronger one's place or past
         MAX_CANDIDATES (see _hidden_dice). A `thorough` search also looks at each level's mirror image, and at a small
-        frame (TINY_FRAME) at TINY_ZOOMS; `on_boards` keeps the places of dice that may lie on a board (BOARD_SCALE)."""
+        frame (TINY_FRAME) at TINY_SAMPLINGS; `on_boards` keeps the places of dice that may lie on a board (BOARD_SCALE)."""
         peaks = self._peaks_and_changes(frame, calibration, thorough)
         board_scale = BOARD_SCALE if on_boards else math.inf
         candidates = _suppress_duplicates(peaks, self._smallest(frame.shape, calibration), board_scale)[:MAX_CANDIDATES]
@@ -626,12 +632,13 @@ class DiceReader:
         if calibration is not None and calibration.empty_table is not None:
             found = self._with_table_changes(frame, calibration, found)
         if thorough and calibration is None and height * width <= TINY_FRAME:
-            for zoom in TINY_ZOOMS:
-                zoomed = frame if zoom == 1.0 else cv2.resize(frame, None, fx=zoom, fy=zoom,
-                                                               interpolation=cv2.INTER_LINEAR)
-                x, y, extent, score = self._peaks(zoomed)
-                # Pixel i of the zoomed frame lies on (i + 0.5) / zoom - 0.5 of the frame.
-                x, y, extent = (x + 0.5) / zoom - 0.5, (y + 0.5) / zoom - 0.5, extent / zoom
+            for zoom, cut in TINY_SAMPLINGS:
+                sampled = frame[cut:, cut:]
+                if zoom != 1.0:
+                    sampled = cv2.resize(sampled, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
+                x, y, extent, score = self._peaks(sampled)
+                # Pixel i of the sampling lies on (i + 0.5) / zoom - 0.5 + cut of the frame.
+                x, y, extent = (x + 0.5) / zoom - 0.5 + cut, (y + 0.5) / zoom - 0.5 + cut, extent / zoom
                 keep = extent < self._smallest(frame.shape, calibration) * TINY_SLACK
                 found += [Candidate(*c, tiny=True) for c in zip(x[keep], y[keep], extent[keep], score[keep])]
         return found

@@ -116,6 +116,13 @@ epochs. Centred, of the tune part's dice the first named 366 sure rather than 36
 and 2 wrong, as before), of its 31 such dice 10 and 16 rather than 11 and 16. In the reader: the second alone the
 validation part 520 (8 wrong) [526 (6)], the tune part 423 (2) [423 (3)], the 200 generated scenes as rolls 1,082 (4)
 [1,082 (3)]; both 519 (8), 422 (3) and 1,089 (2): not kept.
+Detectors with 12 and 24 channels rather than 8 and 16 (twice the time per level), trained from scratch on DATA61's
+detector views for 45 minutes on one core each (a script outside the repository widened detector_net): one on all
+35,800 views (67 epochs), one on the 20,273 views holding a findable die of 5-26 pixels (117 epochs), to search small
+frames for tiny dice alone (reader.TINY_FRAME). In the reader of then (the tune part 430 dice of 478 read, 3 wrong; the
+train part 1,512, 13 wrong; the duplicates 293, 3 wrong): the first for every search 429 (5 wrong) and 1,541 (14
+wrong); for the small frames' search alone the first 430 (3 wrong), the second 433 (3 wrong), 1,516 (12 wrong) and 296
+(4 wrong), reading fewer dice of 20 pixels or more (994 of the train part's 1,102 rather than 1,002): not kept.
 """
 from __future__ import annotations
 
