@@ -502,7 +502,7 @@ class DiceReader:
         Qwixx roll are read as one (colour.like_one_set).
 
         A roll of a known set is first searched quickly, each level of the frame as it is, and read again after a
-        thorough search (each level's mirror image too, see _peaks, and a small frame at TINY_SAMPLINGS) only
+        thorough search (each level's mirror image too, see _peaks, and a small frame in TINY_SAMPLINGS) only
         when the dice read are not the set: what the thorough search finds that the quick one does not is a die
         missing from a roll. A roll takes 0.84 of the time of a thorough read at 1280x720 and 0.60 at 640x480 (medians
         of the per-frame ratios, the two ways in turn on 40 generated frames of each).
@@ -606,7 +606,8 @@ class DiceReader:
                on_boards: bool = False) -> tuple[list[Candidate], list[Candidate]]:
         """What `find` gives, and the peaks it leaves out as another reading of a stronger one's place or past
         MAX_CANDIDATES (see _hidden_dice). A `thorough` search also looks at each level's mirror image, and at a small
-        frame (TINY_FRAME) at TINY_SAMPLINGS; `on_boards` keeps the places of dice that may lie on a board (BOARD_SCALE)."""
+        frame (TINY_FRAME) in TINY_SAMPLINGS; `on_boards` keeps the places of dice that may lie on a board
+        (BOARD_SCALE)."""
         peaks = self._peaks_and_changes(frame, calibration, thorough)
         board_scale = BOARD_SCALE if on_boards else math.inf
         candidates = _suppress_duplicates(peaks, self._smallest(frame.shape, calibration), board_scale)[:MAX_CANDIDATES]
