@@ -633,15 +633,11 @@ class DiceReader:
         if calibration is not None and calibration.empty_table is not None:
             found = self._with_table_changes(frame, calibration, found)
         if thorough and calibration is None and height * width <= TINY_FRAME:
+            largest = self._smallest(frame.shape, calibration) * TINY_SLACK
             for zoom, cut in TINY_SAMPLINGS:
-                sampled = frame[cut:, cut:]
-                if zoom != 1.0:
-                    sampled = cv2.resize(sampled, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_LINEAR)
-                x, y, extent, score = self._peaks(sampled)
-                # Pixel i of the sampling lies on (i + 0.5) / zoom - 0.5 + cut of the frame.
-                x, y, extent = (x + 0.5) / zoom - 0.5 + cut, (y + 0.5) / zoom - 0.5 + cut, extent / zoom
-                keep = extent < self._smallest(frame.shape, calibration) * TINY_SLACK
-                found += [Candidate(*c, tiny=True) for c in zip(x[keep], y[keep], extent[keep], score[keep])]
+                level, mapping = next(_pyramid(frame[cut:, cut:], [zoom]))
+                found += [replace(c, x=c.x + cut, y=c.y + cut, tiny=True)
+                          for c in self._level_peaks(level, mapping, high=largest * zoom)]
         return found
 
     def _finer_peaks(self, frame: np.ndarray, calibration=None, mirrored: bool = True) -> list[Candidate]:
