@@ -111,6 +111,28 @@ def test_what_only_the_full_resolution_search_finds_is_reported_only_with_a_valu
     assert len(readings) == reported and all(r.value is None for r in readings)
 
 
+@pytest.mark.parametrize("tiny, turn_value, reported", [(False, 5, [3]), (True, 5, []), (True, 3, [3])])
+def test_a_die_only_the_full_resolution_search_finds_is_left_out_when_a_turn_reads_another_value(
+        monkeypatch, tiny, turn_value, reported):
+    """A die the classifiers read as a 3, one quarter turn of whose crop they take 0.6 sure for `turn_value`: left out
+    when only the small frame's full-resolution search found it and the turn reads another value (TINY_DOUBT). The
+    side-face network, which would see a grey frame, is left out."""
+    reader = DiceReader(doubt_side_faces=False)
+    candidate = vision.reader.Candidate(50.0, 50.0, 14.0, 0.9, tiny=tiny)
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([candidate], []))
+    monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
+
+    def a_three(frame, candidates, turns=range(vision.reader.VIEWS), networks=(), recolour=None):
+        probs = np.zeros((len(candidates), len(turns), vision.reader.CLASS_COUNT))
+        probs[..., 3] = 1.0
+        if len(turns) == vision.reader.TURNED_VIEWS:
+            probs[:, -1, 3], probs[:, -1, turn_value] = 0.4, 0.6
+        return probs
+
+    monkeypatch.setattr(reader, "classify", a_three)
+    assert [r.value for r in reader.read(np.full((100, 100, 3), 128, np.uint8))] == reported
+
+
 def test_read_json_on_a_photo_reports_every_die(capsys):
     photo = LABELS[0]
     assert cli.main(["read", "--json", str(PHOTOS / photo["file"])]) == 0
