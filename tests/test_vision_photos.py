@@ -3,6 +3,7 @@
 No photo may get a wrong value; over the eight, at least three dice in four must be read (the reader reads
 all 56: the bound guards against getting worse).
 """
+import dataclasses
 import json
 import math
 from collections import Counter
@@ -130,6 +131,27 @@ def test_a_die_only_the_full_resolution_search_finds_is_left_out_when_a_turn_rea
         return probs
 
     monkeypatch.setattr(reader, "classify", a_three)
+    assert [r.value for r in reader.read(np.full((100, 100, 3), 128, np.uint8))] == reported
+
+
+@pytest.mark.parametrize("tiny, reported", [(False, [None]), (True, [])])
+def test_a_die_only_the_full_resolution_search_finds_is_left_out_when_a_later_doubt_takes_its_value(
+        monkeypatch, tiny, reported):
+    """A die read surely as a 3 whose value the side-face doubt then takes: reported unreadable when the pyramid found
+    it, left out when only the small frame's full-resolution search did, as if it had never been read."""
+    reader = DiceReader()
+    candidate = vision.reader.Candidate(50.0, 50.0, 14.0, 0.9, tiny=tiny)
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([candidate], []))
+    monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
+
+    def a_three(frame, candidates, turns=range(vision.reader.VIEWS), networks=(), recolour=None):
+        probs = np.zeros((len(candidates), len(turns), vision.reader.CLASS_COUNT))
+        probs[..., 3] = 1.0
+        return probs
+
+    monkeypatch.setattr(reader, "classify", a_three)
+    monkeypatch.setattr(reader, "_doubt_side_faces", lambda frame, readings: [
+        dataclasses.replace(reading, value=None, problem="occluded") for reading in readings])
     assert [r.value for r in reader.read(np.full((100, 100, 3), 128, np.uint8))] == reported
 
 
