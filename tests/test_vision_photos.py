@@ -93,22 +93,35 @@ def test_a_die_on_a_game_board_is_looked_at_in_a_photo_though_the_board_looks_li
     assert score(truth, reader.read(frame))["missed"] == 2
 
 
+def _readings_of_one_candidate(monkeypatch, reader: DiceReader, tiny: bool, looks) -> list[DieReading]:
+    """What `reader` reports of a grey frame in which it finds one candidate of 14 pixels (found only by the small
+    frame's full-resolution search when `tiny`), whose class probabilities in `turns` are `looks(turns)`."""
+    candidate = vision.reader.Candidate(50.0, 50.0, 14.0, 0.9, tiny=tiny)
+    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([candidate], []))
+    monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
+    monkeypatch.setattr(reader, "classify", lambda frame, candidates, turns=range(vision.reader.VIEWS), networks=(),
+                        recolour=None: np.array([looks(turns) for _ in candidates]).reshape(
+                            len(candidates), len(turns), vision.reader.CLASS_COUNT))
+    return reader.read(np.full((100, 100, 3), 128, np.uint8))
+
+
+def _a_three(turns) -> np.ndarray:
+    probs = np.zeros((len(turns), vision.reader.CLASS_COUNT))
+    probs[:, 3] = 1.0
+    return probs
+
+
 @pytest.mark.parametrize("tiny, reported", [(False, 1), (True, 0)])
 def test_what_only_the_full_resolution_search_finds_is_reported_only_with_a_value(monkeypatch, tiny, reported):
     """A thing the classifier takes for a die but cannot read: reported as an unreadable die when the pyramid
     found it, left out when only the full-resolution search of a small frame did (there it is mostly not a die)."""
-    reader = DiceReader()
-    candidate = vision.reader.Candidate(50.0, 50.0, 14.0, 0.9, tiny=tiny)
-    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([candidate], []))
-    monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
 
-    def unsure_die(frame, candidates, turns=range(vision.reader.VIEWS), networks=(), recolour=None):
-        probs = np.zeros((len(candidates), len(turns), vision.reader.CLASS_COUNT))
-        probs[..., 3] = probs[..., 4] = 0.5  # a die, three or four
+    def three_or_four(turns):
+        probs = np.zeros((len(turns), vision.reader.CLASS_COUNT))
+        probs[:, 3] = probs[:, 4] = 0.5
         return probs
 
-    monkeypatch.setattr(reader, "classify", unsure_die)
-    readings = reader.read(np.full((100, 100, 3), 128, np.uint8))
+    readings = _readings_of_one_candidate(monkeypatch, DiceReader(), tiny, three_or_four)
     assert len(readings) == reported and all(r.value is None for r in readings)
 
 
@@ -118,20 +131,15 @@ def test_a_die_only_the_full_resolution_search_finds_is_left_out_when_a_turn_rea
     """A die the classifiers read as a 3, one quarter turn of whose crop they take 0.6 sure for `turn_value`: left out
     when only the small frame's full-resolution search found it and the turn reads another value (TINY_DOUBT). The
     side-face network, which would see a grey frame, is left out."""
-    reader = DiceReader(doubt_side_faces=False)
-    candidate = vision.reader.Candidate(50.0, 50.0, 14.0, 0.9, tiny=tiny)
-    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([candidate], []))
-    monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
 
-    def a_three(frame, candidates, turns=range(vision.reader.VIEWS), networks=(), recolour=None):
-        probs = np.zeros((len(candidates), len(turns), vision.reader.CLASS_COUNT))
-        probs[..., 3] = 1.0
+    def one_turn_otherwise(turns):
+        probs = _a_three(turns)
         if len(turns) == vision.reader.TURNED_VIEWS:
-            probs[:, -1, 3], probs[:, -1, turn_value] = 0.4, 0.6
+            probs[-1, 3], probs[-1, turn_value] = 0.4, 0.6
         return probs
 
-    monkeypatch.setattr(reader, "classify", a_three)
-    assert [r.value for r in reader.read(np.full((100, 100, 3), 128, np.uint8))] == reported
+    readings = _readings_of_one_candidate(monkeypatch, DiceReader(doubt_side_faces=False), tiny, one_turn_otherwise)
+    assert [r.value for r in readings] == reported
 
 
 @pytest.mark.parametrize("tiny, reported", [(False, [None]), (True, [])])
@@ -140,19 +148,9 @@ def test_a_die_only_the_full_resolution_search_finds_is_left_out_when_a_later_do
     """A die read surely as a 3 whose value the side-face doubt then takes: reported unreadable when the pyramid found
     it, left out when only the small frame's full-resolution search did, as if it had never been read."""
     reader = DiceReader()
-    candidate = vision.reader.Candidate(50.0, 50.0, 14.0, 0.9, tiny=tiny)
-    monkeypatch.setattr(reader, "places", lambda frame, *_, **__: ([candidate], []))
-    monkeypatch.setattr(reader, "centre", lambda frame, candidates: list(candidates))
-
-    def a_three(frame, candidates, turns=range(vision.reader.VIEWS), networks=(), recolour=None):
-        probs = np.zeros((len(candidates), len(turns), vision.reader.CLASS_COUNT))
-        probs[..., 3] = 1.0
-        return probs
-
-    monkeypatch.setattr(reader, "classify", a_three)
     monkeypatch.setattr(reader, "_doubt_side_faces", lambda frame, readings: [
         dataclasses.replace(reading, value=None, problem="occluded") for reading in readings])
-    assert [r.value for r in reader.read(np.full((100, 100, 3), 128, np.uint8))] == reported
+    assert [r.value for r in _readings_of_one_candidate(monkeypatch, reader, tiny, _a_three)] == reported
 
 
 def test_read_json_on_a_photo_reports_every_die(capsys):
