@@ -9,10 +9,10 @@ How it works, and why:
    frame (TINY_FRAME) is also searched at full size, shifted and a quarter larger, for dice the first level shows too
    small to be found well; such a die is dropped where a quarter turn of its crop reads another value (TINY_DOUBT).
    Learned centres separate touching dice and ignore most clutter at a cost of a few milliseconds, where colour or
-   edge thresholds would depend on the table. Each level is looked at as it is and
-   mirrored: so small a network misses dice one way that it finds the other (DiceReader._peaks). A roll of a known
-   set is first searched without the mirror images and the small frame's searches, and with them only when the dice
-   read are not the set (DiceReader.read).
+   edge thresholds would depend on the table. Each level is looked at as it is and mirrored: so small a network misses
+   dice one way that it finds the other (DiceReader._peaks). A roll of a known set is first searched without the
+   mirror images and the small frame's searches, and with them only when the dice read are not the set
+   (DiceReader.read).
 2. Read each die. A crop around each candidate, cut from the full-resolution frame, goes to a second
    small network (models/classifier.onnx): not a die, 1-6, or a die whose top cannot be read (cocked,
    hidden), in VIEWS quarter turns. The detector's box is often a tenth of a die off and a fifth too large
