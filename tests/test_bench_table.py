@@ -38,6 +38,7 @@ def test_a_roll_read_right_is_announced_right_and_only_the_reads_that_found_dice
     counts, problems = judge([empty], [([rolled], truth), ([rolled[:, ::-1].copy()], wrong)], counted_reader, None,
                              read_times)
     assert counts["announced right"] == 1 and counts["announced wrong"] == 1 and not problems
-    # The tracker reads each still roll at least twice (halfway and at the end), and the empty table too.
+    # The tracker reads each still roll at least twice (at half and three quarters of its settle time), and the
+    # empty table too.
     assert sum(reads) >= 4 and not all(reads)
     assert len(read_times) == sum(reads) and all(seconds >= 0 for seconds in read_times)

@@ -101,6 +101,28 @@ def test_each_roll_settles_once_with_its_values_within_the_latency_goal():
     assert tracker.state == "settled"
 
 
+def test_the_still_dice_are_read_before_the_settle_time_is_up_so_that_reading_adds_no_delay():
+    table = Table()
+    table.hold(0.5, [])
+    end = table.roll((1, 2, 3, 4, 5, 6))[0]
+    read_at = []
+
+    def reader(image, calibration=None, dice_set=None):
+        read_at.append(now)
+        return table.showing
+
+    tracker = RollTracker(read_dice=reader, settle_time=0.4)
+    events = []
+    for now, image in table.frames:
+        table.showing = table.truth.get(id(image), [])
+        events += tracker.feed(now, image)
+    (event,) = settled(events)
+    # `end` is the time of the last motion, the first frame with the dice in their final places.
+    still = [round(t - end, 2) for t in read_at if t > end]
+    assert still == [0.2, 0.3]
+    assert round(event.t - end, 2) == 0.4
+
+
 def test_identical_consecutive_rolls_are_two_rolls():
     table = Table()
     table.hold(0.5, [])
@@ -286,7 +308,8 @@ def test_the_reader_sees_the_mean_of_the_frames_since_the_dice_came_to_rest():
                                                     {"red": 4, "yellow": 3, "green": 2, "blue": 1}]
     single = float(np.std(noisy[-1][1].astype(np.float32) - clean[id(noisy[-1][1])]))
     assert single > 0.9 * noise
-    # Two looks each at the empty table and at the two rolls: halfway (0.2 s still: 4 frames) and at the end (8).
-    halfway, at_the_end = residuals[0::2], residuals[1::2]
-    assert len(halfway) == len(at_the_end) == 3
-    assert max(halfway) < 0.6 * single and max(at_the_end) < 0.4 * single
+    # Two looks each at the empty table and at the two rolls: at half of settle_time (0.2 s still: 4 frames) and
+    # at three quarters (6 frames).
+    halfway, later = residuals[0::2], residuals[1::2]
+    assert len(halfway) == len(later) == 3
+    assert max(halfway) < 0.6 * single and max(later) < 0.45 * single
