@@ -159,7 +159,7 @@ class RollTracker:
         self._last_motion = 0.0
         self._next_read = FIRST_READ * settle_time  # how long after the last motion the reader runs next
         self._last_read: list[DieReading] | None = None  # the reader's last look at the still dice
-        self._agreed: list[DieReading] | None = None  # two looks in a row that agree
+        self._agreed = False  # whether the last two looks agree
         self._still_sum: np.ndarray | None = None  # the frames since the last motion, added up
         self._still_frames = 0
         self._on_table: list[DieReading] = []  # the dice in play as last judged
@@ -253,7 +253,7 @@ class RollTracker:
         self._last_motion = t
         self._reference = small
         self._next_read = FIRST_READ * self.settle_time
-        self._last_read = self._agreed = None
+        self._last_read, self._agreed = None, False
         self._still_frames = 0
 
     # -- settling --------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ class RollTracker:
         frames/s rather than 6)."""
         self._add_still(image)
         still_for = t - self._last_motion
-        if self._agreed is None and still_for >= self._next_read:
+        if not self._agreed and still_for >= self._next_read:
             readings = self._read(self._still_mean())
             if readings is None:
                 return []
@@ -278,11 +278,11 @@ class RollTracker:
             self._next_read = max(still_for, READ_AGAIN * self.settle_time)
             if earlier is not None:
                 if not self._unmatched(readings, earlier) and not self._unmatched(earlier, readings):
-                    self._agreed = readings
+                    self._agreed = True
                 elif still_for >= self.settle_time + self.give_up_after:
                     return self._judge(t, readings, flickering=self._unmatched(readings, earlier))
-        if self._agreed is not None and still_for >= self.settle_time:
-            return self._judge(t, self._agreed, flickering=[])
+        if self._agreed and still_for >= self.settle_time:
+            return self._judge(t, self._last_read, flickering=[])
         return []
 
     def _add_still(self, image: np.ndarray) -> None:
@@ -326,7 +326,7 @@ class RollTracker:
 
     def _judge(self, t: float, readings: list[DieReading], flickering: list[DieReading]) -> list[RollEvent]:
         self._settling = False
-        self._last_read = self._agreed = None
+        self._last_read, self._agreed = None, False
         before, self._on_table = self._on_table, readings
         self._learn_die_size(readings)
         first = not self._judged_once
