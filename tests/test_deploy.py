@@ -188,11 +188,13 @@ def pip(python: Path, *args: str) -> subprocess.CompletedProcess:
                            *args], capture_output=True, text=True)
 
 
+# Whichever OpenCV wheel this venv has (opencv-python here, -headless in some), standing in for Debian's python3-opencv.
+OPENCV = importlib.metadata.packages_distributions()["cv2"][0]
 WEB_DEPENDENCIES = ("flask", "werkzeug", "jinja2", "markupsafe", "itsdangerous", "click", "blinker", "waitress", "segno")
 
 
 def test_a_pi_install_takes_numpy_and_opencv_from_the_system(tmp_path, wheel):
-    system = system_site_packages(tmp_path / "dist-packages", ("numpy", *WEB_DEPENDENCIES), ("opencv-python",))
+    system = system_site_packages(tmp_path / "dist-packages", ("numpy", *WEB_DEPENDENCIES), (OPENCV,))
     python = venv_seeing(tmp_path / "venv", system)
     offline = ("--no-index", "--find-links", str(wheel.parent))
     planned = pip(python, "install", "--dry-run", "--report", str(tmp_path / "plan.json"), *offline, "qwixx-table")
@@ -205,7 +207,7 @@ def test_a_pi_install_takes_numpy_and_opencv_from_the_system(tmp_path, wheel):
 
 
 def test_the_installed_package_serves_the_pages_from_anywhere(tmp_path, wheel):
-    system = system_site_packages(tmp_path / "dist-packages", ("numpy", *WEB_DEPENDENCIES), ("opencv-python",))
+    system = system_site_packages(tmp_path / "dist-packages", ("numpy", *WEB_DEPENDENCIES), (OPENCV,))
     python = venv_seeing(tmp_path / "venv", system)
     installed = pip(python, "install", "--no-index", "--no-deps", str(wheel))
     assert installed.returncode == 0, installed.stderr
