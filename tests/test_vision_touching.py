@@ -126,11 +126,11 @@ def test_in_a_roll_the_dice_the_leaning_network_clears_alone_are_looked_at_by_ch
         monkeypatch, extent, dice_set, cleared):
     looked_at = []
 
-    def read_by_chroma(self, frame, candidates, readings, cleared=frozenset()):
+    def read_lone_dice(self, frame, candidates, readings, cleared=frozenset()):
         looked_at.append(cleared)
         return readings
 
-    monkeypatch.setattr(R.DiceReader, "_read_by_chroma", read_by_chroma)
+    monkeypatch.setattr(R.DiceReader, "_read_lone_dice", read_lone_dice)
     read_two(monkeypatch, 1.1 * extent, 0.0, (FLAT, 0.5), dice_set, extent=extent)
     assert looked_at == [cleared]
 

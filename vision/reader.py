@@ -27,7 +27,8 @@ How it works, and why:
    photo, a die moved by a look at another size or from beside is also looked at in its turns where the centring
    network placed it. A die still unread that touches none (or, in a roll, that the leaning network below finds
    flat) is last seen by its chroma alone, where white pips stand out from a coloured body and red ones from a black
-   body (DiceReader._read_by_chroma).
+   body, and if still unread is given the value all its looks agree on, if they do and are sure enough together
+   (DiceReader._read_lone_dice).
    A value is reported only when the networks, averaged over the views, are sure of it; otherwise the value
    is None and the reading says why. A die touching another may lean on it: it must be surer, unless a third
    network (models/leaning.onnx), which sees more round it, finds it lying flat; in a roll of the Qwixx dice,
@@ -443,6 +444,22 @@ AS_WHITE_CONFIDENCE = 0.85
 # with gold pips read as a 1); with a photo's touching dice looked at too, bench/vision.py's cocked dice one at a time
 # 33 of 100 given a value rather than 32 (scripts outside the repository).
 CHROMA_GAIN = 4.0
+# A die still unread after that, that the classifiers' turns (each alone), the darkened look, the look as a white die
+# and the chroma look all take for the same value, each at least DIE_PROBABILITY a die, is read with that value when
+# their sureness averages AGREED_CONFIDENCE or more (_agreed_value). None of them is sure, but five ways of seeing a die
+# rarely agree by chance: a lamp mirrored in a top leaves every look unsure of the same right value (bench/tracker.py's
+# film 107: a green 2 paled by glare, 0.40-0.78 sure in each look). Against the reader without it: bench/tracker.py
+# --films 11 48 rolls of 53 right rather than 46, none announced wrong; bench/vision.py's 200 generated scenes as rolls
+# 1,088 dice of 1,200 read rather than 1,082, one at a time 1,044 rather than 1,040, as many wrong (3 and 9); the dev
+# train part 1,525 rather than 1,523, the duplicates 300 rather than 299, as many wrong (13 and 3); the tune part and
+# the colour-labelled photos as before; with a die cocked 518 of 600 rather than 514 as rolls and 484 rather than 480
+# one at a time, as many wrong (23 and 33) and cocked dice given a value (21 and 25), since only a die touching none is
+# looked at so. Then, once, the validation part: 535 of 635 as before (6 wrong); bench/table.py --tables 10 as before
+# (38, 44, 45 and 46 rolls of 50 announced, none wrong). Every look agreeing whatever its sureness read 4 more of the
+# generated rolls' dice but one wrong (a yellow 2 taken for a 4 by all five looks, 0.60 sure on average). 1.026 of the
+# time per generated 1280x720 frame read as a roll, 1.003 one die at a time (medians of the per-frame ratios, the two
+# ways in turn on 60 frames; scripts outside the repository).
+AGREED_CONFIDENCE = 0.65
 # That last look is also taken by a second classifier, deeper than the first (a second convolution in each of its
 # last two stages) and trained longer (vision/training/train.py says how): alone it reads more real dice than the
 # first and sends back more table rolls; the two averaged over their turns read more than the first.
@@ -599,7 +616,7 @@ class DiceReader:
         readings = [replace(reading, colour=name) for reading, name in zip(readings, names)]
         # A photo's large touching die the leaning network clears is still left to the looks before: the chroma look
         # read the dev validation part's translucent red die showing a numeral 3 as a 1.
-        readings = self._read_by_chroma(seen, [die[0] for die in kept], readings, cleared if roll else frozenset())
+        readings = self._read_lone_dice(seen, [die[0] for die in kept], readings, cleared if roll else frozenset())
         readings = self._doubt_side_faces(seen, readings)
         # A die only the small frame's search found is reported only with a value (see TINY_SLACK), also where a
         # doubt after _dice (touching, side faces) took it.
@@ -1151,24 +1168,38 @@ class DiceReader:
         leaning = _softmax(self.leaning.forward())[:, 1]
         return leaning.reshape(8, len(candidates)).mean(axis=0).tolist()
 
-    def _read_by_chroma(self, frame: np.ndarray, candidates: list[Candidate], readings: list[DieReading],
+    def _read_lone_dice(self, frame: np.ndarray, candidates: list[Candidate], readings: list[DieReading],
                         cleared: set[int] = frozenset()) -> list[DieReading]:
         """The readings, each die left unread as "occluded" that touches none, or is `cleared` by the leaning network
         (_doubt_touching_dice), read by its crop's chroma (_by_chroma) when that look is AS_WHITE_CONFIDENCE sure (see
-        CHROMA_GAIN)."""
+        CHROMA_GAIN), else by what all its looks agree on (see AGREED_CONFIDENCE)."""
         unread = [k for k, reading in enumerate(readings)
                   if reading.value is None and reading.problem == "occluded"
                   and (k in cleared or not any(_touching(reading, other) for other in readings))]
         if not unread:
             return readings
-        looks = self.classify(frame, [candidates[k] for k in unread], range(TURNED_VIEWS),
-                              (self.classifier, self.second_classifier), recolour=_by_chroma)
+        both = (self.classifier, self.second_classifier)
+        by_chroma = self.classify(frame, [candidates[k] for k in unread], range(TURNED_VIEWS), both,
+                                  recolour=_by_chroma)
         read = list(readings)
-        for k, look in zip(unread, looks):
+        for k, look in zip(unread, by_chroma):
             sure, die_probability = _value_sureness(look), _die_probability(look)
             if sure >= AS_WHITE_CONFIDENCE and die_probability >= DIE_PROBABILITY:
                 read[k] = replace(readings[k], value=_likeliest_value(look), problem=None,
                                   confidence=die_probability * sure)
+        still = [(k, look) for k, look in zip(unread, by_chroma) if read[k].value is None]
+        if not still:
+            return read
+        last = [candidates[k] for k, _ in still]
+        looks = zip(self.classify(frame, last, range(TURNED_VIEWS)),
+                    self.classify(frame, last, range(TURNED_VIEWS), (self.second_classifier,)),
+                    self.classify(frame, last, range(TURNED_VIEWS), both, recolour=_darkened),
+                    self.classify(frame, last, range(TURNED_VIEWS), both, recolour=_as_a_white_die),
+                    [look for _, look in still])
+        for (k, _), each in zip(still, looks):
+            agreed = _agreed_value(each)
+            if agreed is not None:
+                read[k] = replace(readings[k], value=agreed[0], problem=None, confidence=agreed[1])
         return read
 
     def _doubt_side_faces(self, frame: np.ndarray, readings: list[DieReading]) -> list[DieReading]:
@@ -1296,7 +1327,7 @@ def _by_red(crop: np.ndarray) -> np.ndarray:
     1,487 rather than 1,479, the colour-labelled photos 186 rather than 185, the duplicates 287 as before, as many
     wrong (6, 3, 12, 5 and 3); bench/vision.py's 200 generated scenes one at a time 1,040 rather than 1,038, with a
     die cocked 480 rather than 478, as many wrong (9 and 33; cocked dice given a value 25 either way); bench/table.py
-    --tables 10 as before. Also among the looks at a die unread that touches none (_read_by_chroma), after the chroma
+    --tables 10 as before. Also among the looks at a die unread that touches none (_read_lone_dice), after the chroma
     look: the train part 3 dice more, the rest as before. Not in a roll: there it read the 200 generated scenes 3
     dice more, but gave a value to one more cocked die of bench/photoreal.py's 30 Cycles frames with a die cocked
     (scripts outside the repository)."""
@@ -1381,6 +1412,19 @@ def _value_sureness(probs: np.ndarray) -> float:
 def _likeliest_value(probs: np.ndarray) -> int:
     """The value (1-6) whose probability, averaged over the views, is highest."""
     return int(np.argmax(probs[:, 1:7].mean(axis=0))) + 1
+
+
+def _agreed_value(looks) -> tuple[int, float] | None:
+    """The value every one of `looks` (each as `classify` gives a candidate's) takes likeliest and how sure they are of
+    it together (die probability times value sureness, each averaged over the looks), when each takes the die for a die
+    (DIE_PROBABILITY) and their value sureness averages AGREED_CONFIDENCE or more; else None."""
+    values = {_likeliest_value(look) for look in looks}
+    if len(values) != 1 or min(_die_probability(look) for look in looks) < DIE_PROBABILITY:
+        return None
+    sure = float(np.mean([_value_sureness(look) for look in looks]))
+    if sure < AGREED_CONFIDENCE:
+        return None
+    return values.pop(), float(np.mean([_die_probability(look) for look in looks])) * sure
 
 
 def _disagree(probs: np.ndarray, other: np.ndarray) -> bool:
