@@ -456,9 +456,11 @@ CHROMA_GAIN = 4.0
 # one at a time, as many wrong (23 and 33) and cocked dice given a value (21 and 25), since only a die touching none is
 # looked at so. Then, once, the validation part: 535 of 635 as before (6 wrong); bench/table.py --tables 10 as before
 # (38, 44, 45 and 46 rolls of 50 announced, none wrong). Every look agreeing whatever its sureness read 4 more of the
-# generated rolls' dice but one wrong (a yellow 2 taken for a 4 by all five looks, 0.60 sure on average). 1.026 of the
-# time per generated 1280x720 frame read as a roll, 1.003 one die at a time (medians of the per-frame ratios, the two
-# ways in turn on 60 frames; scripts outside the repository).
+# generated rolls' dice but one wrong (a yellow 2 taken for a 4 by all five looks, 0.60 sure on average). Each look
+# taken only while all before it agree, it costs no time that shows: 0.99 of the time per generated 1280x720 frame read
+# as a roll and 1.00 one die at a time (medians of the per-frame ratios, the two ways in turn on 60 frames; all five
+# looks taken for every such die: 1.03 and 1.00, and bench/tracker.py's dim room, --light-level 0.06, 0.52 s at most
+# from the last motion to the event counting the tracker's time rather than 0.46; scripts outside the repository).
 AGREED_CONFIDENCE = 0.65
 # That last look is also taken by a second classifier, deeper than the first (a second convolution in each of its
 # last two stages) and trained longer (vision/training/train.py says how): alone it reads more real dice than the
@@ -1187,17 +1189,17 @@ class DiceReader:
             if sure >= AS_WHITE_CONFIDENCE and die_probability >= DIE_PROBABILITY:
                 read[k] = replace(readings[k], value=_likeliest_value(look), problem=None,
                                   confidence=die_probability * sure)
-        still = [(k, look) for k, look in zip(unread, by_chroma) if read[k].value is None]
-        if not still:
-            return read
-        last = [candidates[k] for k, _ in still]
-        looks = zip(self.classify(frame, last, range(TURNED_VIEWS)),
-                    self.classify(frame, last, range(TURNED_VIEWS), (self.second_classifier,)),
-                    self.classify(frame, last, range(TURNED_VIEWS), both, recolour=_darkened),
-                    self.classify(frame, last, range(TURNED_VIEWS), both, recolour=_as_a_white_die),
-                    [look for _, look in still])
-        for (k, _), each in zip(still, looks):
-            agreed = _agreed_value(each)
+        # Each further look only at the dice every look before agrees on: most part ways at the first.
+        agreeing = [(k, [look]) for k, look in zip(unread, by_chroma) if read[k].value is None and _may_agree(look)]
+        for networks, recolour in (((self.classifier,), None), ((self.second_classifier,), None), (both, _darkened),
+                                   (both, _as_a_white_die)):
+            if not agreeing:
+                break
+            looks = self.classify(frame, [candidates[k] for k, _ in agreeing], range(TURNED_VIEWS), networks, recolour)
+            agreeing = [(k, seen + [look]) for (k, seen), look in zip(agreeing, looks)
+                        if _may_agree(look, _likeliest_value(seen[0]))]
+        for k, looks in agreeing:
+            agreed = _agreed_value(looks)
             if agreed is not None:
                 read[k] = replace(readings[k], value=agreed[0], problem=None, confidence=agreed[1])
         return read
@@ -1414,17 +1416,23 @@ def _likeliest_value(probs: np.ndarray) -> int:
     return int(np.argmax(probs[:, 1:7].mean(axis=0))) + 1
 
 
+def _may_agree(look: np.ndarray, value: int | None = None) -> bool:
+    """Whether a look can be one of looks that agree (_agreed_value): it takes the die for a die, and for `value` if
+    given."""
+    return _die_probability(look) >= DIE_PROBABILITY and value in (None, _likeliest_value(look))
+
+
 def _agreed_value(looks) -> tuple[int, float] | None:
     """The value every one of `looks` (each as `classify` gives a candidate's) takes likeliest and how sure they are of
     it together (die probability times value sureness, each averaged over the looks), when each takes the die for a die
     (DIE_PROBABILITY) and their value sureness averages AGREED_CONFIDENCE or more; else None."""
-    values = {_likeliest_value(look) for look in looks}
-    if len(values) != 1 or min(_die_probability(look) for look in looks) < DIE_PROBABILITY:
+    value = _likeliest_value(looks[0])
+    if not all(_may_agree(look, value) for look in looks):
         return None
     sure = float(np.mean([_value_sureness(look) for look in looks]))
     if sure < AGREED_CONFIDENCE:
         return None
-    return values.pop(), float(np.mean([_die_probability(look) for look in looks])) * sure
+    return value, float(np.mean([_die_probability(look) for look in looks])) * sure
 
 
 def _disagree(probs: np.ndarray, other: np.ndarray) -> bool:
