@@ -162,6 +162,8 @@ class CountingTracker:
     """Counts the frames it is fed; reads no dice."""
 
     colours_in_play = ("red", "yellow", "green", "blue")
+    state = "waiting"
+    on_table = ()
 
     def __init__(self, fed: list) -> None:
         self.fed = fed

@@ -140,9 +140,10 @@ def test_a_hand_passing_over_still_dice_is_not_a_roll():
     for x in range(0, 640, 24):
         table.hold(1 / FPS, dice, hand=(x, 180))
     table.hold(1.0, dice)
-    _, events = table.run()
+    tracker, events = table.run()
     assert len(settled(events)) == 1
     assert all(e.event == "roll-started" for e in events[2:])
+    assert tracker.state == "settled" and set(tracker.on_table) == set(settled(events)[0].dice)  # as they lay
 
 
 def test_dice_already_on_the_table_at_start_are_not_announced_again():

@@ -21,6 +21,7 @@ import camera
 from tests.serve_process import Server
 from tests.test_web_camera import cocked, settled
 from tests.web_helpers import PIN, ROLL, served, start_game, wait_until
+from vision.tracker import RollEvent
 from web.camera_loop import event_json
 from web.store import Store
 
@@ -415,6 +416,34 @@ def test_the_table_screen_outlines_and_names_each_die(browser, app, table, addre
         assert labels == ["White 2", "White 4", "Red 5", "Yellow 1", "Green 3", "Blue 6"]
         assert page.inner_text("#white-sum") == "6"
         assert page.eval_on_selector_all("#overlay polygon", "nodes => nodes.length") == 12  # dark ring under colour
+    page.close()
+
+
+def test_with_no_game_the_table_screen_says_each_rolls_white_sum_once(browser, app, table, address):
+    """Each roll the camera reads is announced, the same values again too; not the dice lying there when the page
+    opens, nor the dice again after a hand passed over them."""
+    table.camera_size(1280, 720)
+    table.camera_event(event_json(settled(white=(1, 1))))
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+
+    def heard() -> list[str]:
+        return page.evaluate("Qwixx.heard.map(item => item.text)")
+
+    with screenshots_on_failure({"table": page}, "free-rolls"):
+        page.goto(address + "/table")
+        page.wait_for_selector("#camera-message >> text=Dice read.")
+        for count, white in enumerate(((2, 4), (2, 4), (3, 5)), start=1):
+            table.camera_event(event_json(RollEvent("roll-started", 0.5)))
+            table.camera_event(event_json(settled(white=white)))
+            page.wait_for_function(f"Qwixx.heard.length >= {count}")
+        assert heard() == ["White sum 6.", "White sum 6.", "White sum 8."]
+        table.camera_event(event_json(RollEvent("roll-started", 0.5)))
+        page.wait_for_selector("#camera-message >> text=Dice rolling…")
+        table.camera_at_rest([die.to_json() for die in settled(white=(3, 5)).dice])
+        page.wait_for_selector("#camera-message >> text=Dice read.")
+        assert page.eval_on_selector_all("#overlay text", "nodes => nodes.length") == 6
+        assert page.inner_text("#white-sum") == "8"
+        assert heard() == ["White sum 6.", "White sum 6.", "White sum 8."]
     page.close()
 
 

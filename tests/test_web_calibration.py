@@ -298,6 +298,8 @@ def test_a_roll_being_read_is_not_interrupted(database, scene, monkeypatch, conf
         assert response.status_code == 409 and response.json["error"] == "dice-rolling"
         assert served.table.state()["camera"]["state"] == "moving"
         assert served.host.get("/api/calibration").json["step"] is None
+        served.table.camera_at_rest([])  # it was a hand passing over the table
+        assert served.post("start").status_code == 200
     finally:
         served.close()
 

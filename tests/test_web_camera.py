@@ -115,6 +115,9 @@ class Recording:
 class ScriptedTracker:
     """Gives the scripted events at the given frame numbers; counts the frames it was fed."""
 
+    state = "waiting"
+    on_table = ()
+
     def __init__(self, script: dict[int, list[RollEvent]]) -> None:
         self.script = script
         self.fed = 0
@@ -150,6 +153,34 @@ def test_a_recording_is_held_after_each_roll_until_the_table_wants_the_next(app,
         assert table.state()["camera"]["size"] == [128, 72]
     finally:
         loop.stop()
+
+
+def test_a_hand_passing_over_the_dice_leaves_them_shown_as_read(app, table):
+    roll = settled()
+
+    class HandOverTheDice(ScriptedTracker):
+        """The dice settle at frame 3; a hand passes over them from frame 5 to 9, leaving them where they were."""
+
+        def feed(self, t, image):
+            events = super().feed(t, image)
+            self.state = "moving" if 5 <= self.fed < 10 else "settled" if self.fed >= 3 else "waiting"
+            self.on_table = roll.dice if self.fed >= 3 else ()
+            return events
+
+    shown = []
+    table.publish = lambda: shown.append(dict(table.camera))
+    tracker = HandOverTheDice({3: [roll], 5: [RollEvent("roll-started", 0.05)]})
+    loop = CameraLoop(table, lambda: Recording(20), lambda colours: tracker)
+    loop.start()
+    try:
+        assert wait_for(lambda: table.camera["state"] == "off")  # the recording played to its end
+    finally:
+        loop.stop()
+    states = [(camera["state"], camera["message"], len(camera["dice"]), camera["rolls_read"]) for camera in shown]
+    states = [state for index, state in enumerate(states) if index == 0 or state != states[index - 1]]
+    assert states[-4:] == [("settled", "Dice read.", 6, 1), ("moving", "Dice rolling…", 0, 1),
+                           ("settled", "Dice read.", 6, 1), ("off", "The recording has ended: type the dice.", 6, 1)]
+    assert shown[-2]["dice"] == [die.to_json() for die in roll.dice]
 
 
 def test_a_failing_camera_is_reopened_and_the_game_goes_on(app, host, table):

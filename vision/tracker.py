@@ -162,7 +162,7 @@ class RollTracker:
         self._agreed = False  # whether the last two looks agree
         self._still_sum: np.ndarray | None = None  # the frames since the last motion, added up
         self._still_frames = 0
-        self._on_table: list[DieReading] = []  # the dice in play as last judged
+        self.on_table: list[DieReading] = []  # the dice in play as last judged, a roll or not
 
     @property
     def colours_in_play(self) -> tuple[str, ...]:
@@ -327,7 +327,7 @@ class RollTracker:
     def _judge(self, t: float, readings: list[DieReading], flickering: list[DieReading]) -> list[RollEvent]:
         self._settling = False
         self._last_read, self._agreed = None, False
-        before, self._on_table = self._on_table, readings
+        before, self.on_table = self.on_table, readings
         self._learn_die_size(readings)
         first = not self._judged_once
         self._judged_once = True

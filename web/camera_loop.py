@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable, Iterable, Protocol
+from typing import Callable, Iterable, Protocol, Sequence
 
 import cv2
 import numpy as np
@@ -41,6 +41,8 @@ class Source(Protocol):
 
 class Tracker(Protocol):
     colours_in_play: tuple[str, ...]
+    state: str  # vision.tracker.STATES
+    on_table: Sequence  # DieReadings
 
     def feed(self, t: float, image: np.ndarray) -> list: ...
 
@@ -179,6 +181,7 @@ class CameraLoop:
                 self._fresh_tracker.clear()
                 tracker = self.make_tracker(self.table.colours_in_play())
             tracker.colours_in_play = self.table.colours_in_play()
+            was_moving = tracker.state == "moving"
             try:
                 events = tracker.feed(t, image)
             except Exception as error:  # one bad frame must not stop the table
@@ -186,6 +189,9 @@ class CameraLoop:
                 continue
             for event in events:
                 self.table.camera_event(event_json(event))
+            if was_moving and not events and tracker.state != "moving":
+                # The motion came to nothing, which no event says: a hand passed over the dice, or they were taken.
+                self.table.camera_at_rest([die.to_json() for die in tracker.on_table])
             if paced and not self.table.wants_roll():
                 # A recording plays only while the table waits for dice: the demo follows the players.
                 if not self._hold_until_roll_wanted():

@@ -47,8 +47,12 @@ class Table:
         self.address: str | None = None  # the address phones join at (in the QR code)
         self.name_address: str | None = None  # the same page by this machine's name, http://<hostname>.local:PORT/
         self.notice: str | None = str(store.damaged) if store.damaged else None
+        # "rolls_read" counts the rolls the camera read since the start, so that a page can tell a new roll of the
+        # same values from the last one (a free roll is announced on the table screen) and the dice shown again
+        # after a hand passed over them from a new roll.
         self.camera: dict[str, Any] = {"state": "off", "message": "No camera is connected: the host types the dice.",
-                                       "dice": [], "size": None}
+                                       "dice": [], "size": None, "rolls_read": 0}
+        self._camera_before_motion = self.camera
         self.pending_roll: dict | None = None  # a camera reading that cannot be used as it is
         self._deadline: float | None = None
         self._timer_key: tuple | None = None
@@ -318,6 +322,8 @@ class Table:
             kind = event.get("event")
             readings = event.get("dice") or []
             if kind == "roll-started":
+                if self.camera["state"] != "moving":
+                    self._camera_before_motion = self.camera
                 self.camera = {**self.camera, "state": "moving", "message": "Dice rolling…", "dice": []}
                 self.publish()
                 return
@@ -326,7 +332,8 @@ class Table:
             problems = [problem.get("message") or f"The {problem.get('colour')} die: {problem.get('problem')}."
                         for problem in event.get("problems") or []]
             self.camera = {**self.camera, "state": "settled" if kind == "roll-settled" else "problem",
-                           "message": " ".join(problems) or "Dice read.", "dice": readings}
+                           "message": " ".join(problems) or "Dice read.", "dice": readings,
+                           "rolls_read": self.camera["rolls_read"] + (kind == "roll-settled")}
             session = self.session
             try:
                 if session is None or session.over or session.kind != "dice":
@@ -345,6 +352,20 @@ class Table:
                                               "The host can correct the dice.")
             except (RuleError, ApiError, StorageError) as error:
                 self.pending_roll = {"dice": _dice_of(event), "problems": [getattr(error, "message", str(error))]}
+            self.publish()
+
+    def camera_at_rest(self, dice: list[dict]) -> None:
+        """The motion that a `roll-started` announced came to nothing: a hand passed over the dice, or they were
+        picked up. The camera view shows `dice` (readings as in `watch --json`) as they lie, under what it said before
+        the motion, rather than rolling dice until the next roll; nothing is recorded."""
+        with self._lock:
+            if self.camera["state"] != "moving":
+                return
+            if dice:
+                before = self._camera_before_motion
+                self.camera = {**self.camera, "state": before["state"], "message": before["message"], "dice": dice}
+            else:
+                self.camera = {**self.camera, "state": "watching", "message": "Waiting for the next roll.", "dice": []}
             self.publish()
 
     def _problem_dice(self, session, event: dict) -> list[str]:

@@ -9,7 +9,7 @@
   let state = null;
   let entry = null;      // dice being typed by the host: {key, white: [a, b], red, ...}
   let reroll = null;     // single dice being re-rolled: {key, chosen: Set of die names, values: {name: value}}
-  let freeRoll = null;   // the last roll announced while no game is on
+  let rollsHeard = null; // the camera's count of rolls read when this page last looked; null before the first state
   let picture = null;     // the SVG image element showing the camera, once there is a camera
 
   /* ----- speech: on by default here, with a toggle; browsers only speak after a first tap ----- */
@@ -205,14 +205,14 @@
     $("#closed").replaceChildren(game && game.closed && game.closed.length ? closedBanners(game) : "");
   }
 
+  /* With no game on, each roll the camera reads is announced here (in a game the referee's news says it). */
   function announceFreeRoll() {
     const camera = state.camera;
-    if (state.game && !state.game.over) return;
-    if (camera.state !== "settled") { freeRoll = null; return; }
-    const key = JSON.stringify(camera.dice.map((die) => [die.colour, die.value]));
+    const fresh = rollsHeard !== null && camera.rolls_read !== rollsHeard;
+    rollsHeard = camera.rolls_read;
+    if (!fresh || camera.state !== "settled" || (state.game && !state.game.over)) return;
     const sum = cameraWhiteSum(camera);
-    if (freeRoll !== null && key !== freeRoll && sum !== null) announce(`White sum ${sum}.`, toggle.checked);
-    freeRoll = key;
+    if (sum !== null) announce(`White sum ${sum}.`, toggle.checked);
   }
 
   function seatStatus(game, seat) {
