@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import logging
 import re
+import sys
 import threading
 import time
 from pathlib import Path
@@ -345,7 +346,9 @@ class WebcamSource(LiveSource):
         self.description = f"webcam {index}"
 
     def _open_device(self):
-        capture = cv2.VideoCapture(self.index)
+        # On Linux OpenCV tries V4L2 first anyway; naming it spares a missing camera's retries the failed attempts of
+        # every other backend, each of which prints lines of its own (ten rather than two per retry with OpenCV 5).
+        capture = cv2.VideoCapture(self.index, cv2.CAP_V4L2 if sys.platform.startswith("linux") else cv2.CAP_ANY)
         if not capture.isOpened():
             capture.release()
             raise SourceError(f"no camera answers at index {self.index}")

@@ -97,7 +97,8 @@ class FlakyCapture:
 
     openings = 0
 
-    def __init__(self, index, good=3, corrupt_at=()):
+    def __init__(self, index, backend, good=3, corrupt_at=()):
+        assert backend == (cv2.CAP_V4L2 if sys.platform.startswith("linux") else cv2.CAP_ANY)
         type(self).openings += 1
         self.good, self.count, self.corrupt_at = good, 0, corrupt_at
 
@@ -121,7 +122,7 @@ class FlakyCapture:
 
 def test_webcam_that_stops_is_reopened_and_frames_keep_coming(monkeypatch):
     FlakyCapture.openings = 0
-    monkeypatch.setattr(camera.sources.cv2, "VideoCapture", lambda index: FlakyCapture(index, corrupt_at=(2,)))
+    monkeypatch.setattr(camera.sources.cv2, "VideoCapture", lambda index, backend: FlakyCapture(index, backend, corrupt_at=(2,)))
     source = open_source("0")
     frames = take(source, 4)
     assert len(frames) == 4
