@@ -11,7 +11,7 @@ from referee.errors import RuleError
 from referee.values import (
     BOXES_PER_ROW, CLOSED_TO_END, COLOUR_INDEX, COLOURS, LOCK_BOX, MARKS_TO_LOCK, NUMBERS, PENALTIES_TO_END,
     PENALTY_POINTS, Action, BoxState, Colour, End, Mark, Option, Pass, Phase, Reroll, Roll, Row, Score, Sheet,
-    action_from_json, parse_colour, row_points,
+    action_from_json, row_points,
 )
 from referee.variants import Variant, find_variant
 
@@ -324,7 +324,8 @@ class Game:
         seat = self._index.get(player)
         if seat is None:
             return self._not_in_game(player)
-        return self._mark_error(seat, COLOUR_INDEX[parse_colour(colour)], number)
+        mark = Mark(player, colour, number)  # raises bad-action for what is no colour or no whole number
+        return self._mark_error(seat, COLOUR_INDEX[mark.colour], mark.number)
 
     # ----- actions -----------------------------------------------------------------------------------------
 
@@ -502,7 +503,7 @@ class Game:
 
     # ----- refusals: the rule each illegal action breaks, in words ----------------------------------------
 
-    def _mark_error(self, seat: int, colour: int, number: Any) -> RuleError | None:
+    def _mark_error(self, seat: int, colour: int, number: int) -> RuleError | None:
         """Why `seat` may not mark `number` in `colour` now, or None. Permanent facts about the sheet are
         told before facts about this roll: a gone box stays gone whatever the dice show."""
         phase = self._phase
@@ -516,7 +517,7 @@ class Game:
             return self._phase_error(seat)
         if self._closed_mask >> colour & 1:
             return self._row_closed(colour)
-        box = BOX[colour].get(number) if type(number) is int else None
+        box = BOX[colour].get(number)
         name = COLOURS[colour]
         row = self._rows[seat * 4 + colour]
         last = row.bit_length() - 1

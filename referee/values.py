@@ -215,6 +215,8 @@ class Mark:
     def __post_init__(self) -> None:
         if type(self.colour) is not Colour:
             object.__setattr__(self, "colour", parse_colour(self.colour))
+        if type(self.number) is not int:  # 12.0 or "12" would find the box but slip past the rules that count boxes
+            raise RuleError("bad-action", f"A mark's number is a whole number such as 6, not {self.number!r}.")
 
     def to_json(self) -> dict[str, Any]:
         return {"action": "mark", "player": self.player, "colour": self.colour.value, "number": self.number}

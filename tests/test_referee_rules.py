@@ -446,6 +446,10 @@ def test_000_faq_a_closed_colour_is_not_rolled():
     ("bad-roll", lambda g: None, lambda g: g.apply(Roll((2, 4), red=5, yellow=1, green=3))),
     ("bad-roll", lambda g: None, lambda g: Roll((2, 7), red=5, yellow=1, green=3, blue=1)),
     ("bad-action", lambda g: g.apply(white_roll(g, 6)), lambda g: g.mark("Ann", "purple", 6)),
+    # a number that finds its box but is no whole number must not slip past the rules that count boxes
+    ("bad-action", lambda g: g.apply(Roll((6, 6), red=1, yellow=1, green=1, blue=1)), lambda g: g.mark("Ann", "red", 12.0)),
+    ("bad-action", lambda g: g.apply(white_roll(g, 6)), lambda g: g.mark("Ann", "red", "6")),
+    ("bad-action", lambda g: g.apply(white_roll(g, 6)), lambda g: g.why_not("Ann", "red", 6.0)),
     ("nothing-to-undo", lambda g: None, lambda g: g.undo()),
 ])
 def test_refusals_change_nothing(code, setup, action):
