@@ -21,11 +21,11 @@ LOCK_BIT = 1 << BOXES_PER_ROW
 BOX: tuple[dict[int, int], ...] = tuple({number: box for box, number in enumerate(numbers)} for numbers in NUMBERS)
 POINTS = tuple(row_points(count) for count in range(BOXES_PER_ROW + 2))
 # ROW_FACTS[row][box]: the tail of the Option for marking `box` in a row marked as `row` (boxes skipped,
-# whether it locks, the row's points before and after, no penalty), or None if the box may not be marked.
-ROW_FACTS: list[tuple[tuple[int, bool, int, int, bool] | None, ...] | None] = [None] * (LOCK_BIT << 1)
+# whether it locks, the row's points before and after, no penalty either way), or None if the box may not be marked.
+ROW_FACTS: list[tuple[tuple[int, bool, int, int, bool, bool] | None, ...] | None] = [None] * (LOCK_BIT << 1)
 
 
-def _row_facts(row: int) -> tuple[tuple[int, bool, int, int, bool] | None, ...]:
+def _row_facts(row: int) -> tuple[tuple[int, bool, int, int, bool, bool] | None, ...]:
     last, count = row.bit_length() - 1, row.bit_count()
     facts = []
     for box in range(BOXES_PER_ROW):
@@ -33,10 +33,12 @@ def _row_facts(row: int) -> tuple[tuple[int, bool, int, int, bool] | None, ...]:
         if box <= last or (locks and count < MARKS_TO_LOCK):
             facts.append(None)
         else:
-            facts.append((box - last - 1, locks, POINTS[count], POINTS[count + 1 + locks], False))
+            facts.append((box - last - 1, locks, POINTS[count], POINTS[count + 1 + locks], False, False))
     ROW_FACTS[row] = tuple(facts)
     return ROW_FACTS[row]
 
+
+PASS_FREE, PASS_PENALISED, PASS_RISKING_PENALTY = range(3)
 
 DIE_PAIRS = [(first, second) for first in range(1, 7) for second in range(1, 7)]
 # What each action could mark with given dice, as (colour index, box, dice used), in sheet order; whether
@@ -143,8 +145,11 @@ class Game:
         self._marks = _mark_table(self.seats)  # every Mark of this game, at (seat * 4 + colour) * 16 + box
         self._passes = tuple(Pass(seat) for seat in self.seats)
         # the pass option of each seat, without and with a penalty
-        self._pass_options = tuple((_new_tuple(Option, (action, (), 0, False, 0, 0, False)),
-                                    _new_tuple(Option, (action, (), 0, False, 0, 0, True))) for action in self._passes)
+        # Each seat's pass: free, with a penalty, and the roller's on the white sum (PASS_FREE, PASS_PENALISED,
+        # PASS_RISKING_PENALTY).
+        self._pass_options = tuple(tuple(_new_tuple(Option, (action, (), 0, False, 0, 0, penalty, risk))
+                                         for penalty, risk in ((False, False), (True, False), (False, True)))
+                                   for action in self._passes)
         self._candidates_dice: Roll | None = None
         self._candidates: tuple[tuple[int, int, tuple], ...] = ()
         self._history: list[Action] = []
@@ -288,11 +293,12 @@ class Game:
         if phase is _WHITE:
             if self._pending[seat] is not None:
                 return ()
-            candidates, penalty = WHITE_CANDIDATES[self._dice.white], False
+            rolling = seat == (self.starter + self._turn) % self._count
+            candidates, passing = WHITE_CANDIDATES[self._dice.white], PASS_RISKING_PENALTY if rolling else PASS_FREE
         elif phase is _COLOUR:
             if seat != (self.starter + self._turn) % self._count:
                 return ()
-            candidates, penalty = self._colour_candidates(), not self._roller_marked
+            candidates, passing = self._colour_candidates(), PASS_FREE if self._roller_marked else PASS_PENALISED
         else:
             return ()
         rows, base, closed, marks = self._rows, seat * 4, self._closed_mask, self._marks
@@ -304,7 +310,7 @@ class Game:
             facts = (ROW_FACTS[row] or _row_facts(row))[box]
             if facts is not None:
                 options.append(_new_tuple(Option, (marks[(base + colour) * 16 + box], dice) + facts))
-        options.append(self._pass_options[seat][penalty])
+        options.append(self._pass_options[seat][passing])
         return tuple(options)
 
     def _colour_candidates(self) -> tuple[tuple[int, int, tuple], ...]:

@@ -289,7 +289,8 @@ class Option(NamedTuple):
     that make the number, e.g. (("white", 2), ("red", 5)); `skipped` how many open boxes left of it are
     gone for good; `locks` whether it marks the row's last number and lock (closing the colour);
     `row_before` and `row_after` the row's points. For a pass, `dice` is empty and the row figures are 0.
-    `penalty` is true when taking the option costs the roller a penalty (-5).
+    `penalty` is true when taking the option costs the roller a penalty (-5); `risks_penalty` is true for the
+    roller's pass on the white sum, which costs one unless they mark with a coloured die next (ruling 6).
     """
 
     action: Mark | Pass
@@ -299,6 +300,7 @@ class Option(NamedTuple):
     row_before: int
     row_after: int
     penalty: bool
+    risks_penalty: bool
 
     @property
     def player(self) -> str:
@@ -330,12 +332,17 @@ class Option(NamedTuple):
         """What a page needs to show the option and send it back (`action` is the action's JSON)."""
         return {"action": self.action.to_json(), "dice": [list(die) for die in self.dice], "skipped": self.skipped,
                 "skipped_numbers": list(self.skipped_numbers), "locks": self.locks, "row_before": self.row_before,
-                "row_after": self.row_after, "penalty": self.penalty, "points": self.points, "text": self.describe()}
+                "row_after": self.row_after, "penalty": self.penalty, "risks_penalty": self.risks_penalty,
+                "points": self.points, "text": self.describe()}
 
     def describe(self) -> str:
         """One line for a new player, e.g. "red 7 (white 2 + red 5): skips red 2-6 (5 boxes); red 0 -> 1 point"."""
         if type(self.action) is Pass:
-            return "pass: you take a penalty (-5 points)" if self.penalty else "pass (no penalty)"
+            if self.penalty:
+                return "pass: you take a penalty (-5 points)"
+            if self.risks_penalty:
+                return "pass: you take a penalty (-5 points) unless you mark with a coloured die next"
+            return "pass (no penalty)"
         colour, number = self.action.colour, self.action.number
         dice = " + ".join(f"{name} {value}" for name, value in self.dice)
         numbers = self.skipped_numbers

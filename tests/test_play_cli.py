@@ -53,8 +53,8 @@ def test_refusals_are_explained_and_nothing_is_lost(monkeypatch, capsys):
 def test_options_show_their_cost(monkeypatch, capsys):
     code, out = play(monkeypatch, capsys, ["2 4 5 1 3 6", "1", "p"], "--players", "Ann", "Bob", "--first", "Ann")
     assert "  1  red 6 (white 2 + white 4): skips red 2-5 (4 boxes); red 0 -> 1 point" in out
-    assert "  p  pass (no penalty)" in out
-    assert out.count("(You are rolling: mark nothing now and nothing with a coloured die") == 1  # Ann, not Bob
+    assert out.count("  p  pass: you take a penalty (-5 points) unless you mark with a coloured die next") == 1  # Ann
+    assert out.count("  p  pass (no penalty)") == 2  # Bob, who does not roll; then Ann, who marked red 6
     assert "  Ann marks red 6: held until everyone has decided." in out
     assert "  2  red 9 (white 4 + red 5): skips red 7-8 (2 boxes); red 1 -> 3 points" in out
 

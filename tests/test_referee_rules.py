@@ -106,8 +106,8 @@ def test_option_json_for_a_page():
     data = game.legal_options("Ann")[0].to_json()
     assert data == {"action": {"action": "mark", "player": "Ann", "colour": "red", "number": 6},
                     "dice": [["white", 2], ["white", 4]], "skipped": 4, "skipped_numbers": [2, 3, 4, 5],
-                    "locks": False, "row_before": 0, "row_after": 1, "penalty": False, "points": 1,
-                    "text": "red 6 (white 2 + white 4): skips red 2-5 (4 boxes); red 0 -> 1 point"}
+                    "locks": False, "row_before": 0, "row_after": 1, "penalty": False, "risks_penalty": False,
+                    "points": 1, "text": "red 6 (white 2 + white 4): skips red 2-5 (4 boxes); red 0 -> 1 point"}
 
 
 def test_001_first_mark_red_seven_makes_two_to_six_unavailable():
@@ -327,6 +327,13 @@ def test_ruling_5_game_ends_when_action_two_closes_the_second_colour():
 def test_ruling_6_only_the_roller_who_marked_nothing_takes_a_penalty():
     game = Game(["Ann", "Bob", "Cy"])
     game.apply(Roll((2, 4), red=5, yellow=1, green=3, blue=6))
+    # on the white sum the roller is told what a pass risks, the others that it costs nothing
+    passes = [game.legal_options(seat)[-1] for seat in game.seats]
+    assert [(option.penalty, option.risks_penalty, option.points) for option in passes] == [(False, True, 0),
+                                                                                             (False, False, 0),
+                                                                                             (False, False, 0)]
+    assert passes[0].describe() == "pass: you take a penalty (-5 points) unless you mark with a coloured die next"
+    assert passes[1].describe() == "pass (no penalty)"
     for seat in game.seats:
         game.pass_(seat)
     # the roller's pass in action 2 is marked as costing a penalty; they pass on purpose anyway

@@ -272,6 +272,21 @@ def test_a_phone_played_by_keyboard_hears_the_referee(browser, app, host, table,
     context.close()
 
 
+def test_only_the_rollers_phone_warns_what_a_pass_on_the_white_sum_risks(browser, app, host, address):
+    start_game(host)
+    host.post("/api/dice", json=ROLL)  # Ann rolls
+    for person, rolls in ((0, True), (1, False)):
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        with screenshots_on_failure({"phone": page}, "pass-risk"):
+            page.goto(address + "/")
+            page.click(f"#join-{person}")
+            page.wait_for_selector("#pass")
+            warned = "You roll: a pass costs −5 unless you mark with a coloured die next." in page.inner_text(".action-bar")
+            assert warned == rolls
+        context.close()
+
+
 def drawn_box(page, selector: str) -> dict:
     """The element's box on the page, once drawn: a live update may be redrawing it at the moment asked."""
     deadline = time.monotonic() + 10

@@ -217,8 +217,6 @@ class TerminalTable:
         options = game.legal_options(player)
         if game.phase is Phase.WHITE:
             self.say(f"{player}, white sum {game.white_sum}:")
-            if player == game.roller:
-                self.say("  (You are rolling: mark nothing now and nothing with a coloured die, and you take a penalty.)")
         else:
             self.say(f"{player}, add a white die to a coloured die:")
         for number, option in enumerate(options, 1):

@@ -202,7 +202,8 @@
     }
     if (pass) {
       bar.append(
-        el("span", { class: "choice-text" }, marks.length ? "Tap a highlighted box, or pass." : "Nothing to mark this time."),
+        el("span", { class: "choice-text" }, (marks.length ? "Tap a highlighted box, or pass." : "Nothing to mark this time.")
+          + (pass.risks_penalty ? " You roll: a pass costs −5 unless you mark with a coloured die next." : "")),
         el("button", { type: "button", class: pass.penalty ? "big danger" : "big", id: "pass",
                        onclick: () => send("/api/act", { seat, action: "pass" }) },
           pass.penalty ? "Pass (penalty −5)" : "Pass"));
