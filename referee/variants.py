@@ -103,7 +103,13 @@ class Partners(Variant):
             pairs.append(pair)
         names = _names([name for pair in pairs for name in pair], "Partners")
         _seat_count(len(pairs), "pairs")
-        return tuple((names[2 * index], names[2 * index + 1]) for index in range(len(pairs)))
+        teams = tuple((names[2 * index], names[2 * index + 1]) for index in range(len(pairs)))
+        seats = self.seats(teams)
+        repeated = sorted({seat for seat in seats if seats.count(seat) > 1})
+        if repeated:  # ("Ann & Bob", "Cy") and ("Ann", "Bob & Cy"): one name for two sheets, whose turns would jam
+            raise RuleError("bad-setup", f"Two teams would both be called {repeated[0]}: give the players names "
+                                         f"without \"&\".")
+        return teams
 
     def seats(self, players: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
         return tuple(f"{first} & {second}" for first, second in players)

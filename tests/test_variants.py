@@ -39,7 +39,8 @@ def test_ruling_11_partners_act_as_one_player():
     with pytest.raises(RuleError) as error:
         game.mark("Ann", "red", 6)
     assert error.value.code == "not-in-game"
-    for bad in ([("Ann", "Bob")], [("Ann", "Bob"), ("Cy",)], [("Ann", "Bob"), ("Bob", "Cy")]):
+    for bad in ([("Ann", "Bob")], [("Ann", "Bob"), ("Cy",)], [("Ann", "Bob"), ("Bob", "Cy")],
+                [("Ann & Bob", "Cy"), ("Ann", "Bob & Cy")]):  # the last: two teams called "Ann & Bob & Cy"
         with pytest.raises(RuleError) as error:
             Game(bad, "partners")
         assert error.value.code == "bad-setup"
