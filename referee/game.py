@@ -38,6 +38,7 @@ def _row_facts(row: int) -> tuple[tuple[int, bool, int, int, bool, bool] | None,
     return ROW_FACTS[row]
 
 
+# Which of a seat's pass options (Game._pass_options) applies.
 PASS_FREE, PASS_PENALISED, PASS_RISKING_PENALTY = range(3)
 
 DIE_PAIRS = [(first, second) for first in range(1, 7) for second in range(1, 7)]
@@ -144,9 +145,7 @@ class Game:
         self.starter = starter
         self._marks = _mark_table(self.seats)  # every Mark of this game, at (seat * 4 + colour) * 16 + box
         self._passes = tuple(Pass(seat) for seat in self.seats)
-        # the pass option of each seat, without and with a penalty
-        # Each seat's pass: free, with a penalty, and the roller's on the white sum (PASS_FREE, PASS_PENALISED,
-        # PASS_RISKING_PENALTY).
+        # each seat's pass option: free, with a penalty, and the roller's on the white sum (PASS_FREE, ...)
         self._pass_options = tuple(tuple(_new_tuple(Option, (action, (), 0, False, 0, 0, penalty, risk))
                                          for penalty, risk in ((False, False), (True, False), (False, True)))
                                    for action in self._passes)
