@@ -287,6 +287,23 @@ def test_only_the_rollers_phone_warns_what_a_pass_on_the_white_sum_risks(browser
         context.close()
 
 
+def test_the_decision_timer_counts_down_on_the_phone_and_the_table_screen(browser, app, host, address):
+    start_game(host, timer=30)
+    host.post("/api/dice", json=ROLL)
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    phone, screen = context.new_page(), context.new_page()
+    with screenshots_on_failure({"phone": phone, "table": screen}, "timer"):
+        phone.goto(address + "/")
+        phone.click("#join-1")
+        screen.goto(address + "/table")
+        for page in (phone, screen):
+            page.wait_for_function("/^\\d+ s left$/.test(document.querySelector('#timer').textContent)")
+            first = int(page.inner_text("#timer").split()[0])
+            assert 20 <= first <= 30  # the pages took a moment to open
+            page.wait_for_function(f"parseInt(document.querySelector('#timer').textContent) <= {first - 2}", timeout=4000)
+    context.close()
+
+
 def drawn_box(page, selector: str) -> dict:
     """The element's box on the page, once drawn: a live update may be redrawing it at the moment asked."""
     deadline = time.monotonic() + 10

@@ -284,10 +284,14 @@ const Qwixx = (() => {
       el("li", { class: `swatch c-${colour} shape` }, ` ${TITLE[colour]} is closed: take the ${colour} die off the table.`)));
   }
 
+  /* The time left counts down from what the server said when the state was first seen here (the page's clock may be
+     set otherwise than the server's; only its passing counts). startTimer looks four times a second. */
+  const firstSeen = new WeakMap();
   function timerText(state) {
     if (!state.timer || !state.timer.ends_at) return "";
-    const skew = state.now * 1000 - Date.now();
-    const left = Math.max(0, Math.ceil((state.timer.ends_at * 1000 - (Date.now() + skew)) / 1000));
+    if (!firstSeen.has(state)) firstSeen.set(state, Date.now());
+    const serverNow = state.now * 1000 + (Date.now() - firstSeen.get(state));
+    const left = Math.max(0, Math.ceil((state.timer.ends_at * 1000 - serverNow) / 1000));
     return `${left} s left`;
   }
 
