@@ -279,14 +279,14 @@ def test_a_three_game_match_moves_the_starter_and_adds_the_totals(app, host, tab
     finish_by_penalties(host, table)  # Ann starts and takes the fourth penalty: Ann -20, Bob -15
     state = host.post("/api/games/again").json["game"]
     assert state["match"]["game"] == 2 and state["roller"] == 1 and state["phase"] == "roll"
-    assert table.store.finished_games() == []  # the match goes on
+    assert table.store.ended_games() == []  # the match goes on
     finish_by_penalties(host, table)  # Bob starts: Bob -20, Ann -15
     assert host.post("/api/games/again").json["game"]["roller"] == 0
     finish_by_penalties(host, table)  # Ann starts again: Ann -20, Bob -15
     state = table.state()["game"]
     assert state["finished"] and state["match"]["totals"] == [-55, -50]
     assert state["over"]["text"].endswith("The match: Bob wins with -50 points in all.")
-    [match] = table.store.finished_games()
+    [match] = table.store.ended_games()
     assert match.result["match_winners"] == ["Bob"]
     host.post("/api/games/again")
     assert table.state()["game"]["match"]["game"] == 1
@@ -311,11 +311,24 @@ def test_two_sheets_each_gives_a_person_both_seats_and_partners_share_one(app, h
     assert phone(app, 0).get("/api/me").json["seats"] == [0]
 
 
-def test_ending_a_game_keeps_it_out_of_the_finished_list(app, host, table):
+def test_a_game_ended_early_is_listed_with_its_scores_once_anything_was_played(app, host, table):
     start_game(host)
     assert phone(app, 0).post("/api/games/end").status_code == 403
-    assert host.post("/api/games/end").json["game"] is None
-    assert table.store.finished_games() == [] and table.store.latest_game_id() is None
+    assert host.post("/api/games/end").json["game"] is None  # ended before the first roll: nothing to list
+    assert table.store.ended_games() == [] and table.store.latest_game_id() is None
+    start_game(host)
+    host.post("/api/dice", json=ROLL)
+    for seat, action in ((0, {"action": "mark", "colour": "red", "number": 6}), (1, {"action": "pass"}),
+                         (2, {"action": "pass"})):
+        assert host.post("/api/act", json={"seat": seat, **action}).status_code == 200
+    start_game(host, players=("Ann", "Bob"))  # a new game ends the one being played
+    host.post("/api/games/end")
+    games = host.get("/api/games").json["games"]
+    assert len(games) == 1
+    [ended] = games
+    assert ended["origin"] == "abandoned" and ended["result"]["end"] is None and ended["result"]["winners"] == []
+    assert ended["result"]["scores"]["Ann"]["total"] == 1 and ended["result"]["seats"] == ["Ann", "Bob", "Cy"]
+    assert any("Ann marked red 6" in step for step in host.get(f"/api/games/{ended['id']}/replay").json["steps"])
 
 
 def test_the_host_types_single_re_rolled_dice_and_the_others_keep_their_values(app, host, table):

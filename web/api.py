@@ -379,13 +379,13 @@ def options():
     return jsonify(options=table().options(data["seat"], data["cards"]))
 
 
-# ----- finished games and records ---------------------------------------------------------------------------
+# ----- ended games and records ------------------------------------------------------------------------------
 
 @bp.get("/games")
-def finished_games():
+def ended_games():
     return jsonify(games=[{"id": game.id, "finished": game.finished, "origin": game.origin,
                            "variant": game.setup["variant"], "match": game.setup.get("match", False),
-                           "result": game.result} for game in table().store.finished_games()])
+                           "result": game.result} for game in table().store.ended_games()])
 
 
 @bp.get("/games/<int:game_id>/record")

@@ -190,14 +190,16 @@ class Store:
     # games ------------------------------------------------------------------------------------------
 
     def new_game(self, setup: dict, origin: str = "played", actions: list[dict] = (), now: float | None = None, *,
-                 result: dict | None = None, abandon: int | None = None, phones_from: int | None = None) -> int:
+                 result: dict | None = None, abandon: int | None = None, abandoned_result: dict | None = None,
+                 phones_from: int | None = None) -> int:
         """Store a game in one transaction, so that a failed write leaves everything as it was: its setup, its
-        actions and `result` (an imported record, kept as finished), the game in progress it ends (`abandon`)
-        and the game whose phones keep their seats (`phones_from`, "play again")."""
+        actions and `result` (an imported record, kept as finished), the game in progress it ends (`abandon`, with
+        its `abandoned_result` as abandon_game takes it) and the game whose phones keep their seats (`phones_from`,
+        "play again")."""
         now = time.time() if now is None else now
         with self._writing() as db:
             if abandon is not None:
-                db.execute("UPDATE games SET origin = 'abandoned' WHERE id = ?", (abandon,))
+                self._abandon(db, abandon, abandoned_result, now)
             game_id = db.execute("INSERT INTO games (created, setup, origin, finished, result) VALUES (?, ?, ?, ?, ?)",
                                  (now, json.dumps(setup), origin, None if result is None else now,
                                   None if result is None else json.dumps(result))).lastrowid
@@ -246,14 +248,22 @@ class Store:
         rows = self._read("SELECT id FROM games WHERE origin = 'played' ORDER BY id DESC LIMIT 1")
         return rows[0][0] if rows else None
 
-    def finished_games(self) -> list[StoredGame]:
+    def ended_games(self) -> list[StoredGame]:
+        """The games the list shows, the last ended first: finished, ended by the host after some play, imported."""
         rows = self._read("SELECT id, created, setup, origin, finished, result FROM games "
                           "WHERE finished IS NOT NULL ORDER BY finished DESC")
         return [self._stored_game(row, []) for row in rows]
 
-    def abandon_game(self, game_id: int) -> None:
-        """A game ended by the host before its end: kept, but no longer the game in progress."""
-        self._write("UPDATE games SET origin = 'abandoned' WHERE id = ?", (game_id,))
+    def abandon_game(self, game_id: int, result: dict | None = None, now: float | None = None) -> None:
+        """A game ended by the host before its end: kept, but no longer the game in progress. With its `result` so far
+        (a game that was played at all) it ends now and is listed among the ended games."""
+        with self._writing() as db:
+            self._abandon(db, game_id, result, time.time() if now is None else now)
+
+    @staticmethod
+    def _abandon(db, game_id: int, result: dict | None, now: float) -> None:
+        db.execute("UPDATE games SET origin = 'abandoned', finished = ?, result = ? WHERE id = ?",
+                   (None if result is None else now, None if result is None else json.dumps(result), game_id))
 
     # tokens -----------------------------------------------------------------------------------------
 

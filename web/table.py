@@ -131,6 +131,7 @@ class Table:
             open_session(0, setup)  # the referee checks names, variant and seats before anything is stored
             in_progress = self.session is not None and not self.session.finished
             game_id = self.store.new_game(setup.to_json(), abandon=self.session.game_id if in_progress else None,
+                                          abandoned_result=_result_so_far(self.session) if in_progress else None,
                                           phones_from=keep_phones_of)
             self.session = open_session(game_id, setup)
             self.pending_roll = None
@@ -158,7 +159,7 @@ class Table:
         with self._lock:
             session = self._require_session()
             if not session.finished:
-                self.store.abandon_game(session.game_id)
+                self.store.abandon_game(session.game_id, _result_so_far(session))
             self.session = None
             self.pending_roll = None
             self.publish()
@@ -568,6 +569,11 @@ def _after_reroll(recorded: dict, names: list[str], reading: dict) -> dict:
         if value is not None:
             dice[colour] = value
     return dice
+
+
+def _result_so_far(session: Sitting) -> dict | None:
+    """What the list of games keeps of a game ended before its end: the scores so far, once anything was played."""
+    return session.result() if session.game is not None and session.log else None
 
 
 def _dice_of(event: dict) -> dict:

@@ -10,7 +10,7 @@
     if (game.match && result.match_winners && result.match_winners.length) {
       return `Match: ${names(result.match_winners)} ${result.match_winners.length > 1 ? "share the win" : "won"}`;
     }
-    if (!result.winners.length) return "Unfinished game";
+    if (!result.winners.length) return game.origin === "abandoned" ? "Ended early" : "Unfinished game";
     return `${names(result.winners)} ${result.winners.length > 1 ? "share the win" : "won"}`;
   }
 
@@ -18,7 +18,8 @@
     const result = game.result;
     const ranking = result.seats.slice().sort((a, b) => result.scores[b].total - result.scores[a].total);
     const end = { "two-colours-closed": "two colours closed", "four-penalties": "a fourth penalty",
-                  "two-rows-locked": "a second row locked" }[result.end] || "not finished";
+                  "two-rows-locked": "a second row locked" }[result.end]
+      || (game.origin === "abandoned" ? "ended by the host" : "not finished");
     const kind = { cards: "the card game", "cards-joker": "the card game with jokers" }[game.variant];
     return el("li", { class: "card" },
       el("h2", {}, headline(game)),
@@ -46,7 +47,7 @@
     api("/api/games").then((data) => {
       $("#games").replaceChildren(data.games.length
         ? el("ol", { class: "game-list", "aria-label": "Games, latest first" }, data.games.map(gameCard))
-        : el("p", {}, "No finished games yet."));
+        : el("p", {}, "No games played yet."));
     }).catch((failure) => { $("#games").textContent = failure.message; });
   }
 
