@@ -304,6 +304,22 @@ def test_the_decision_timer_counts_down_on_the_phone_and_the_table_screen(browse
     context.close()
 
 
+def test_a_box_pressed_with_a_pointer_moves_the_focus_to_its_mark_button(browser, app, host, address):
+    start_game(host)
+    host.post("/api/dice", json=ROLL)  # white 2 + 4
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    with screenshots_on_failure({"phone": page}, "tap-focus"):
+        page.goto(address + "/")
+        page.click("#join-1")
+        page.click("#box-red-6")
+        page.wait_for_function("document.activeElement && document.activeElement.id === 'confirm'")
+        assert errors == []
+    context.close()
+
+
 def drawn_box(page, selector: str) -> dict:
     """The element's box on the page, once drawn: a live update may be redrawing it at the moment asked."""
     deadline = time.monotonic() + 10

@@ -122,7 +122,7 @@ const QwixxCards = (() => {
       parts.push(el("div", { class: "buttons", role: "group", "aria-label": "Your options" },
         marks.map((option) => el("button", {
           type: "button", class: `swatch c-${option.action.colour}`, "aria-label": `${TITLE[option.action.colour]} ${option.action.number}: ${option.text}`,
-          onclick: () => { pick.mark = option.action; ctx.rerender(); $("#confirm").focus(); },
+          onclick: () => { pick.mark = option.action; ctx.rerender(); Qwixx.focusOnceDrawn("confirm"); },
         }, `${TITLE[option.action.colour]} ${option.action.number} · ${option.cost}`))));
     }
     parts.push(drawSheet(g.sheets[seat], sheetView(ctx, marks, plays, playing)));
@@ -243,7 +243,7 @@ const QwixxCards = (() => {
     pick.cross = option.action.cross;
     pick.colour = option.colour;
     ctx.rerender();
-    $("#confirm") && $("#confirm").focus();
+    Qwixx.focusOnceDrawn("confirm");
   }
 
   function chosenPlay(plays) {
@@ -263,7 +263,7 @@ const QwixxCards = (() => {
       view.options = marks;
       view.selected = pick.mark ? { colour: pick.mark.colour, number: pick.mark.number } : null;
       view.onBox = (colour, number, option) => {
-        if (option) { pick.mark = option.action; ctx.rerender(); $("#confirm").focus(); return; }
+        if (option) { pick.mark = option.action; ctx.rerender(); Qwixx.focusOnceDrawn("confirm"); return; }
         api("/api/why", { seat, colour, number }).then((answer) => ctx.toast(answer.message)).catch((failure) => ctx.toast(failure.message));
       };
     }

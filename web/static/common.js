@@ -31,12 +31,26 @@ const Qwixx = (() => {
   const HELD_TOO_LONG_MS = 2000;
   let pressedAt = null;
   let postponedDraw = null;
+  let focusAfterDraw = null;  // the id of the element to focus once the postponed redraw has drawn it
 
   function drawPostponed() {
     pressedAt = null;
     const draw = postponedDraw;
-    postponedDraw = null;
+    const id = focusAfterDraw;
+    postponedDraw = focusAfterDraw = null;
     if (draw) keepingFocus(draw);
+    if (id !== null) focusById(id);
+  }
+
+  function focusById(id) {
+    const node = document.getElementById(id);
+    if (node) node.focus();
+  }
+
+  /* Focus the element with this id, which a redraw just asked for draws: now, or once a tap's release lets it draw. */
+  function focusOnceDrawn(id) {
+    if (postponedDraw) focusAfterDraw = id;
+    else focusById(id);
   }
 
   document.addEventListener("pointerdown", () => {
@@ -57,7 +71,7 @@ const Qwixx = (() => {
     }
     const focused = document.activeElement && document.activeElement.id;
     draw();
-    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+    if (focused) focusById(focused);
   }
 
   /* ----- talking to the server ----- */
@@ -316,7 +330,7 @@ const Qwixx = (() => {
   });
 
   return {
-    COLOURS, TITLE, el, $, keepingFocus, api, isNewer, connect, announce, newsTracker, toast, speech, heard, asHost, openHost,
+    COLOURS, TITLE, el, $, keepingFocus, focusOnceDrawn, api, isNewer, connect, announce, newsTracker, toast, speech, heard, asHost, openHost,
     onHost: (listener) => { hostListeners.push(listener); listener(isHost); }, get isHost() { return isHost; },
     drawSheet, diceList, closedBanners, timerText, startTimer, plural, names, decisionText, optionFor,
   };

@@ -159,7 +159,7 @@
       parts.push(el("div", { class: "buttons", role: "group", "aria-label": "Your options" },
         marks.map(({ action, text, cost }) => el("button", {
           type: "button", class: `swatch c-${action.colour}`, "aria-label": `${TITLE[action.colour]} ${action.number}: ${text}`,
-          onclick: () => { selected = { colour: action.colour, number: action.number }; render(); $("#confirm").focus(); },
+          onclick: () => { selected = { colour: action.colour, number: action.number }; render(); Qwixx.focusOnceDrawn("confirm"); },
         }, `${TITLE[action.colour]} ${action.number} · ${cost}`))));
     }
     if (sheet) {
@@ -177,7 +177,7 @@
     if (option) {
       selected = { colour, number };
       render();
-      $("#confirm").focus();
+      Qwixx.focusOnceDrawn("confirm");
       return;
     }
     api("/api/why", { seat, colour, number })
