@@ -538,6 +538,26 @@ def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, t
     page.close()
 
 
+def test_the_host_corrects_a_misread_roll_in_a_panel_that_stays_open(browser, app, host, table, address):
+    start_game(host)
+    host.post("/api/dice", json=ROLL)  # white 2 + 4, as the camera misread it
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    with screenshots_on_failure({"table": page}, "correction"):
+        page.goto(address + "/table")
+        page.click("#host-tools button")  # Unlock host controls
+        unlock_host(page, PIN)
+        page.click("details.correction summary")
+        page.click("#die-white-1-3")
+        table.publish()  # a live update redraws the tools too
+        page.click("#die-red-6")
+        assert page.eval_on_selector("details.correction", "node => node.open")
+        page.click("#enter-dice")
+        page.wait_for_function("document.querySelector('#white-sum').textContent === '7'")
+        assert table.session.game.dice.red == 6
+        assert not page.eval_on_selector("details.correction", "node => node.open")  # done: closed again
+    page.close()
+
+
 def adjust_the_play_area(page, url, result) -> list[list[float]]:
     """On the learned result: drags the play area's first corner outward, moves the third with the arrow keys,
     drags the second onto the fourth, which the table refuses (the edges would cross), and looks at the corners

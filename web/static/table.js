@@ -9,6 +9,7 @@
   let state = null;
   let entry = null;      // dice being typed by the host: {key, white: [a, b], red, ...}
   let reroll = null;     // single dice being re-rolled: {key, chosen: Set of die names, values: {name: value}}
+  let correcting = null; // the turn ("game id:turn") whose "Correct a misread roll" panel the host has open
   let rollsHeard = null; // the camera's count of rolls read when this page last looked; null before the first state
   let picture = null;     // the SVG image element showing the camera, once there is a camera
 
@@ -271,8 +272,13 @@
     if (game.phase === "roll-off") parts.push(rollOffEntry());
     else if (game.game === "cards") { if (game.phase === "draw" && game.deal === "real-cards") parts.push(announceEntry(game)); }
     else if (game.phase === "roll") parts.push(diceEntry(game));
-    else if (game.can_reroll) parts.push(rerollEntry(game), el("details", { class: "correction" },
-      el("summary", {}, "Correct a misread roll"), diceEntry(game)));
+    else if (game.can_reroll) {
+      // Redrawn at every tap and live update: the panel stays as the host left it, for this turn.
+      const turn = `${game.id}:${game.turn}`;
+      parts.push(rerollEntry(game), el("details", { class: "correction", open: correcting === turn,
+                                                   ontoggle: (event) => { correcting = event.target.open ? turn : null; } },
+        el("summary", {}, "Correct a misread roll"), diceEntry(game)));
+    }
     if (game.can_undo) {
       parts.push(el("button", { type: "button", id: "undo", onclick: () => hostAction("/api/undo") }, `Undo: ${game.undo_label}`));
     }
@@ -291,7 +297,7 @@
     try {
       const next = await Qwixx.asHost(() => api(path, body || {}));
       if (Qwixx.isNewer(next, state)) state = next;
-      entry = reroll = null;
+      entry = reroll = correcting = null;
       render();
     } catch (failure) {
       toast(failure.message);
