@@ -438,6 +438,28 @@ def test_a_phone_stays_joined_when_an_older_question_is_answered_after_the_join(
     page.context.close()
 
 
+def test_a_player_moves_to_another_phone_with_the_host_pin_and_the_old_phone_lets_go(browser, app, host, address):
+    start_game(host)
+    host.post("/api/dice", json=ROLL)
+    phones = [browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+              for _ in range(2)]
+    old, new = phones
+    with screenshots_on_failure({"old": old, "new": new}, "move-phone"):
+        old.goto(address + "/")
+        old.click("#join-0")
+        old.wait_for_selector("#pass")
+        new.goto(address + "/")
+        new.on("dialog", lambda dialog: dialog.accept())  # "Ann already plays on another phone. Move Ann ...?"
+        new.wait_for_selector("#join-0 >> text=on another phone")
+        new.click("#join-0")
+        unlock_host(new, PIN)  # the PIN is asked for at once
+        new.wait_for_selector("#pass")
+        old.wait_for_selector("#join-0")  # back to the names: Ann plays on the new phone now
+        assert old.query_selector("#pass") is None
+    for page in phones:
+        page.context.close()
+
+
 def test_host_controls_stay_unlocked_when_an_older_question_is_answered_after_the_pin(browser, app, address):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     with screenshots_on_failure({"table": page}, "older-answer-pin"):

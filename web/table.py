@@ -54,6 +54,9 @@ class Table:
                                        "dice": [], "size": None, "rolls_read": 0}
         self._camera_before_motion = self.camera
         self.pending_roll: dict | None = None  # a camera reading that cannot be used as it is
+        # Counts the people the host moved to another phone since the start: the phone they left asks again whom
+        # it plays for when it changes.
+        self.phones_moved = 0
         self._deadline: float | None = None
         self._timer_key: tuple | None = None
         self.session: Sitting | None = self._load()
@@ -105,6 +108,7 @@ class Table:
                 "pending_roll": self.pending_roll,
                 "timer": {"seconds": session.setup.timer, "ends_at": self._deadline} if self._deadline else None,
                 "game": session.to_json(joined) if session else None,
+                "phones_moved": self.phones_moved,
             }
 
     def publish(self) -> None:
@@ -173,11 +177,13 @@ class Table:
             if not 0 <= person < len(session.people):
                 raise ApiError(400, "bad-request", f"person must be between 0 and {len(session.people) - 1}.")
             mine = token is not None and person in self.store.people_of_token(token, session.game_id)
-            if not mine and person in self.store.joined_people(session.game_id) and not as_host:
+            moved = not mine and person in self.store.joined_people(session.game_id)
+            if moved and not as_host:
                 raise ApiError(409, "seat-taken", f"{session.people[person]} already plays on another phone. "
                                                   "The host can move them to this one.")
             token = token or new_token()
             self.store.add_seat_token(token, session.game_id, person)
+            self.phones_moved += moved
             self.publish()
             return token
 

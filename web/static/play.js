@@ -18,7 +18,8 @@
     const news = freshNews(next);
     state = next;
     const game = state.game;
-    const key = game ? `${game.id}:${game.phase}:${game.turn}:${(game.waiting_for || []).join(",")}` : "none";
+    const key = game ? `${game.id}:${game.phase}:${game.turn}:${(game.waiting_for || []).join(",")}:${state.phones_moved}`
+      : "none";
     if (key !== meKey) {
       meKey = key;
       selected = null;
@@ -96,11 +97,12 @@
   }
 
   async function join(index, person) {
-    if (person.joined && !Qwixx.isHost &&
-        !confirm(`${person.name} already plays on another phone. Ask the host to move ${person.name} to this phone?`)) return;
-    const attempt = () => api("/api/join", { person: index });
+    if (person.joined && !Qwixx.isHost) {
+      if (!confirm(`${person.name} already plays on another phone. Move ${person.name} to this phone? The host types the PIN.`)) return;
+      if (!(await Qwixx.openHost())) return;
+    }
     try {
-      me = person.joined ? await Qwixx.asHost(attempt) : await attempt();
+      me = await api("/api/join", { person: index });
       meAsked++;  // an answer to a question asked before the join, still on its way, is older than this one
       chosenSeat = me.seats[0];
       render();
