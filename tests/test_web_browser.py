@@ -517,6 +517,17 @@ def test_with_no_game_the_table_screen_says_each_rolls_white_sum_once(browser, a
     page.close()
 
 
+def test_the_table_screens_scores_fit_five_long_names(browser, app, host, address):
+    start_game(host, players=("Bartholomew Fitzgerald", "Cy", "Dorothea Konstantinopel", "Ed", "Abcdefghijklmnopqrstuvwx"))
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    with screenshots_on_failure({"table": page}, "long-names"):
+        page.goto(address + "/table")
+        page.wait_for_selector("table.scores")
+        scroll_width, width = page.eval_on_selector("#scores", "node => [node.scrollWidth, node.clientWidth]")
+        assert scroll_width <= width  # Total in view: a television cannot scroll sideways
+    page.close()
+
+
 def test_the_table_screen_says_a_camera_problem_once(browser, app, host, table, address):
     start_game(host)
     table.camera_size(1280, 720)

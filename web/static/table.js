@@ -235,7 +235,9 @@
     }
     const head = el("tr", {}, el("th", { scope: "col" }, "Player"),
       COLOURS.map((colour) => el("th", { scope: "col", class: `swatch c-${colour}` }, el("span", { class: "shape" }, ` ${TITLE[colour]}`))),
-      el("th", { scope: "col" }, "Penalties"), el("th", { scope: "col" }, "Total"));
+      // "Pen." rather than "Penalties": with five players' names the table fits the screen's column.
+      el("th", { scope: "col", "aria-label": "Penalties" }, el("abbr", { title: "Penalties" }, "Pen.")),
+      el("th", { scope: "col" }, "Total"));
     const rows = game.seats.map((name, seat) => {
       const score = game.sheets[seat].score;
       const winner = game.over && game.over.winners.includes(seat);
