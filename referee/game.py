@@ -11,7 +11,7 @@ from referee.errors import RuleError
 from referee.values import (
     BOXES_PER_ROW, CLOSED_TO_END, COLOUR_INDEX, COLOURS, LOCK_BOX, MARKS_TO_LOCK, NUMBERS, PENALTIES_TO_END,
     PENALTY_POINTS, Action, BoxState, Colour, End, Mark, Option, Pass, Phase, Reroll, Roll, Row, Score, Sheet,
-    action_from_json, row_points,
+    action_from_json, row_points, with_article,
 )
 from referee.variants import Variant, find_variant
 
@@ -537,7 +537,7 @@ class Game:
             if number != dice.white_sum:
                 first, second = dice.white
                 return RuleError("wrong-sum", f"The white dice show {first} + {second} = {first + second}, so this "
-                                              f"action can mark only a {first + second}, not {number}.")
+                                              f"action can mark only {with_article(first + second)}, not {number}.")
         else:
             die = dice.by_colour[colour]
             whites = sorted(set(dice.white))

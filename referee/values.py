@@ -361,6 +361,11 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
+def with_article(number: Any) -> str:
+    """A number of the game (2 to 12) as said after "a": "a 6", "an 8", "an 11"."""
+    return f"an {number}" if number in (8, 11) else f"a {number}"
+
+
 @dataclass(frozen=True, slots=True)
 class Score:
     """A player's points: each row, penalties (a count) and the total."""

@@ -481,6 +481,9 @@ def test_refusal_messages_name_the_specifics():
                                                      "and only numbers right of it remain.")
     refused("wrong-phase", game.apply, white_roll(game, 6))
     game.mark("Ann", "red", 7)
+    game.apply(Roll((5, 6), red=1, yellow=1, green=1, blue=1))
+    assert game.why_not("Ann", "red", 12).message.endswith("so this action can mark only an 11, not 12.")
+    game.undo()
     assert game.why_not("Bob", "red", 7).message == "Nothing to decide yet: Bob rolls the dice first."
 
 

@@ -71,7 +71,7 @@ from referee.errors import RuleError
 from referee.game import Outcome
 from referee.values import (
     COLOUR_INDEX, COLOURS, LOCK_BOX, MARKS_TO_LOCK, PENALTIES_TO_END, PENALTY_POINTS, BoxState, Colour, Mark, Pass,
-    Row, Score, Sheet, row_points,
+    Row, Score, Sheet, row_points, with_article,
 )
 from referee.variants import find_variant
 
@@ -468,7 +468,7 @@ class CardGame:
                 raise RuleError("bad-card", f"No card shows {announced!r}: cards run from 2 to 12.")
             if all(card in discard_pile for card in full_deck(self.jokers) if card.number == announced):
                 raise RuleError("card-in-discard", f"Every {announced} lies in the discard pile, so the draw pile "
-                                                   f"cannot show a {announced}.")
+                                                   f"cannot show {with_article(announced)}.")
         else:
             announced = draw_pile[0].number
         hands = state.hands[:seat] + (self._hand(hand + taken),) + state.hands[seat + 1:]
@@ -492,7 +492,7 @@ class CardGame:
         if crossed:
             if action.number != state.announced:
                 raise RuleError("wrong-number", f"The announced number is {state.announced}, so this action can "
-                                                f"cross only a {state.announced}, not {action.number}.")
+                                                f"cross only {with_article(state.announced)}, not {action.number}.")
             marks = marks[:seat] + (_cross(marks[seat], action.colour, (action.number,)),) + marks[seat + 1:]
         decided = state.decided | {seat}
         active_crossed = state.active_crossed or (crossed and seat == state.turn % len(self.players))
@@ -527,7 +527,7 @@ class CardGame:
         numbers = {card.number for card in cards}
         for number in play.cross:
             if number not in numbers:
-                raise RuleError("not-played", f"You did not play a {number}: you may cross only the numbers you play.")
+                raise RuleError("not-played", f"You did not play {with_article(number)}: you may cross only the numbers you play.")
         if len(set(play.cross)) < len(play.cross):
             raise RuleError("duplicate", "Each number can be crossed only once, even when two cards show it.")
         marks = _cross(state.marks[seat], play.row, play.cross) if play.cross else state.marks[seat]
