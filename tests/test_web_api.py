@@ -270,6 +270,8 @@ def test_the_decision_timer_passes_for_the_slow(app, host, table):
     game = table.state()["game"]
     assert game["phase"] == "colour" and game["sheets"][1]["rows"][0]["marks"] == [6]
     assert [entry["by"] for entry in table.session.log[-2:]] == ["timer", "timer"]
+    texts = [item["text"] for item in game["news"]]
+    assert "Time is up: the table passes for Ann." in texts and "Time is up: the table passes for Cy." in texts
     assert table.state()["timer"]["ends_at"] == 1060.5  # the roller's own choice gets its time too
 
 
@@ -336,7 +338,7 @@ def test_the_host_types_single_re_rolled_dice_and_the_others_keep_their_values(a
     assert ann.post("/api/reroll", json={"dice": {"red": 2}}).status_code == 403
     state = host.post("/api/reroll", json={"dice": {"red": 2, "white1": 6}}).json["game"]
     assert state["dice"] == {**ROLL, "white": [6, 4], "red": 2} and state["white_sum"] == 10
-    assert state["news"][-1]["text"].startswith("Rolled again: white 1 2 → 6, red 5 → 2.")
+    assert state["news"][-1]["text"].startswith("Rolled again: the first white die from 2 to 6, red from 5 to 2.")
     assert table.session.log[-1]["action"] == {"action": "reroll", **ROLL, "white": [6, 4], "red": 2}
 
 

@@ -560,13 +560,13 @@ def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, t
         page.wait_for_selector("#reroll-red[aria-pressed=true]")
         page.click("button[aria-label='New Red 3']")
         page.click("#enter-reroll")
-        page.wait_for_selector("#news >> text=Rolled again: red 5 → 3.")
+        page.wait_for_selector("#news >> text=Rolled again: red from 5 to 3.")
         assert table.session.game.dice.red == 3 and table.state()["pending_roll"] is None
         page.click("#reroll-white1")
         page.click("#camera-reroll")
         page.wait_for_selector("#detail >> text=Roll white die 1 again: the camera reads it.")
         table.camera_event(event_json(settled(white=(4, 5), red=3)))  # the kept white 4, the re-rolled one 5
-        page.wait_for_selector("#news >> text=Rolled again: white 1 2 → 5.")
+        page.wait_for_selector("#news >> text=Rolled again: the first white die from 2 to 5.")
         assert page.inner_text("#white-sum") == "9"
     page.close()
 

@@ -250,7 +250,7 @@ def test_a_die_cocked_after_the_roll_is_re_rolled_alone_and_the_others_keep_thei
     assert table.session.log[-1] == {"type": "act", "action": {"action": "reroll", **ROLL, "red": 3}, "by": "camera"}
     assert state["pending_roll"] is None
     assert "Only the red die counted as re-rolled" in state["camera"]["message"]
-    assert state["game"]["news"][-1]["text"] == ("Rolled again: red 5 → 3. Now white 2 and 4, sum 6; "
+    assert state["game"]["news"][-1]["text"] == ("Rolled again: red from 5 to 3. Now white 2 and 4, sum 6; "
                                                  "red 3, yellow 1, green 3, blue 6.")
 
 

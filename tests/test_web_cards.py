@@ -303,6 +303,9 @@ def test_the_timer_passes_for_the_slow_on_the_announced_number(app, host, table)
     now[0] = 1021.0
     table.tick()
     assert table.session.phase == "play" and [entry["by"] for entry in table.session.log[-3:]] == ["timer"] * 3
+    passed_for = [entry["action"]["player"] for entry in table.session.log[-3:]]
+    texts = [item["text"] for item in table.state()["game"]["news"]]
+    assert all(f"Time is up: the table passes for {player}." in texts for player in passed_for)
     assert table.state()["timer"] is None  # no timer for the active player's play: a card must be played
 
 

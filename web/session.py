@@ -65,7 +65,7 @@ def open_session(game_id: int, setup: Setup, log: list[dict] = ()) -> Sitting:
 class News:
     id: int
     text: str  # shown on screens and read by screen readers
-    kind: str  # roll, decided, closed, penalty, turn, over, undo, roll-off, game
+    kind: str  # roll, decided, closed, penalty, turn, over, undo, roll-off, game, timer
     speech: str | None = None  # what the table screen says aloud, when shorter than the text
 
     def to_json(self) -> dict:
@@ -81,6 +81,8 @@ class Sitting:
 
     def _logged(self, entry: dict, news: list[tuple]) -> list[News]:
         """Keep an applied entry in the log and its news, (kind, text[, speech]) each; returns the news made."""
+        if entry.get("by") == "timer":  # the table decided for a player who took too long: say so first
+            news = [("timer", f"Time is up: the table passes for {entry['action']['player']}."), *news]
         self.log.append(entry)
         base = len(self.log) * 10
         made = [News(base + index, text, kind, *speech) for index, (kind, text, *speech) in enumerate(news)]
@@ -248,7 +250,7 @@ class Session(Sitting):
             news.append(("roll", f"{self._rolling_name()} rolled {_dice_sentence(action)}.",
                          f"{self._rolling_name()} rolled. White sum {action.white_sum}."))
         elif isinstance(action, Reroll):
-            changed = [f"{name} {old} → {new}" for name, old, new in _changed_dice(before_dice, action.roll)]
+            changed = [f"{name} from {old} to {new}" for name, old, new in _changed_dice(before_dice, action.roll)]
             news.append(("roll", f"Rolled again: {', '.join(changed) or 'the same values'}. Now {_dice_sentence(action.roll)}.",
                          f"Dice rolled again. White sum {action.roll.white_sum}."))
         if before_phase is Phase.WHITE and game.phase is not Phase.WHITE:
@@ -465,8 +467,8 @@ def _dice_sentence(roll: Roll) -> str:
 
 
 def _changed_dice(before: Roll, after: Roll) -> list[tuple[str, int, int]]:
-    """The dice whose values a re-roll changed, by name: ("white 1", 2, 5), ("red", 5, 3)."""
-    pairs = [(f"white {index + 1}", old, new) for index, (old, new) in enumerate(zip(before.white, after.white))]
+    """The dice whose values a re-roll changed, by name: ("the first white die", 2, 5), ("red", 5, 3)."""
+    pairs = [(f"the {place} white die", old, new) for place, old, new in zip(("first", "second"), before.white, after.white)]
     pairs += [(colour.value, before.die(colour), after.die(colour)) for colour in after.colours]
     return [(name, old, new) for name, old, new in pairs if old != new]
 
