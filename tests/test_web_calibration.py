@@ -203,6 +203,37 @@ def test_a_calibration_that_cannot_be_written_is_refused_and_saved_once_it_can(d
         served.close()
 
 
+def test_a_damaged_calibration_file_keeps_the_camera_on_and_calibrating_mends_it(database, scene, monkeypatch,
+                                                                                   config_home):
+    saved_at = config_home / "qwixx-table" / "calibration.json"
+    saved_at.parent.mkdir(parents=True)
+    saved_at.write_text('{"format": "qwixx-calibration/1", "resolu')  # cut short: a power cut while it was written
+    served = Served(database, scene["empty"], monkeypatch)
+    try:
+        assert served.loop.calibration is None and served.reader.calibrations[-1] is None
+        assert served.table.state()["camera"]["state"] == "watching"
+        notice = served.table.state()["notice"]
+        assert "calibration cannot be used" in notice and "damaged calibration file" in notice
+        learned(served, scene)
+        assert served.post("save").status_code == 200
+        assert served.table.state()["notice"] is None
+        assert calibration.Calibration.load(saved_at).to_json() == served.loop.calibration.to_json()
+    finally:
+        served.close()
+
+
+def test_a_calibration_of_another_picture_shape_is_set_aside_and_said_so(database, scene, monkeypatch, config_home):
+    corners = ((0.0, 0.0), (960.0, 0.0), (960.0, 720.0), (0.0, 720.0))
+    calibration.Calibration((960, 720), 30.0, {}, corners).save(config_home / "qwixx-table" / "calibration.json")
+    served = Served(database, scene["empty"], monkeypatch)  # the camera sends SIZE, 16:9
+    try:
+        assert served.loop.calibration is None and served.reader.calibrations[-1] is None
+        assert "another aspect ratio" in served.table.state()["notice"]
+        assert served.host.get("/api/calibration").json["in_use"] is None
+    finally:
+        served.close()
+
+
 def test_steps_out_of_order_and_strangers_are_refused(served):
     stranger = served.app.test_client()
     response = served.post("start", stranger)

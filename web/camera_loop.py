@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Protocol, Sequence
 import cv2
 import numpy as np
 
-from calibration import Calibration
+from calibration import Calibration, CalibrationError
 from camera import frame_problem
 
 log = logging.getLogger(__name__)
@@ -79,6 +79,7 @@ class CameraLoop:
         self._silent = False  # the pages were told that the camera sends nothing
         self._trouble = ""  # what the source last said was wrong
         self._silence_lock = threading.Lock()  # the watchdog and the frame loop change it in turn
+        self._calibration_set_aside = False  # the pages were told the calibration could not be used
 
     # ----- the thread ---------------------------------------------------------------------------------------
 
@@ -222,6 +223,9 @@ class CameraLoop:
         self.exposure_free = False
         if calibration is not None:
             self.calibration = calibration
+            if self._calibration_set_aside:
+                self._calibration_set_aside = False
+                self.table.tell(None)
         else:
             self._reopen_camera()
         self._fresh_tracker.set()
@@ -276,6 +280,21 @@ class CameraLoop:
         if first:
             height, width = image.shape[:2]
             self.table.camera_size(width, height)
+            if self.calibration is not None:
+                try:
+                    self.calibration.scaled_to(width, height)
+                except CalibrationError as error:  # a camera that now crops otherwise
+                    self.set_aside_calibration(str(error))
+
+    def set_aside_calibration(self, why: str) -> None:
+        """Read without the calibration, which cannot be used (`why`), and say so on every page until the host
+        calibrates again: a missing, damaged or mismatched file must not keep the camera off."""
+        log.warning("calibration not used: %s", why)
+        self.calibration = None
+        self._fresh_tracker.set()
+        self._calibration_set_aside = True
+        self.table.tell(f"The camera's calibration cannot be used ({why}). The camera reads without it: the host can "
+                        "calibrate again from the table screen.")
 
     def jpeg(self) -> bytes | None:
         """The latest frame as a JPEG (None before the first frame); encoded at most once per frame."""

@@ -111,6 +111,12 @@ class Table:
                 "phones_moved": self.phones_moved,
             }
 
+    def tell(self, notice: str | None) -> None:
+        """Say `notice` on every page from now on (None: say nothing)."""
+        with self._lock:
+            self.notice = notice
+            self.publish()
+
     def publish(self) -> None:
         with self._lock:
             self._update_timer()

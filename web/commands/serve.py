@@ -87,8 +87,13 @@ def start_camera(app, spec: str | None, calibration_file=None, size: tuple[int, 
     def make_tracker(colours):
         return RollTracker(read_dice=read_dice, calibration=loop.calibration, colours_in_play=colours)
 
-    loop = CameraLoop(app.extensions["qwixx"], open_source, make_tracker, speed=speed,
-                      calibration=calibration.find(calibration_file))
+    try:
+        found, trouble = calibration.find(calibration_file), None
+    except calibration.CalibrationError as error:
+        found, trouble = None, str(error)
+    loop = CameraLoop(app.extensions["qwixx"], open_source, make_tracker, speed=speed, calibration=found)
+    if trouble is not None:
+        loop.set_aside_calibration(trouble)
     app.extensions["qwixx_camera"] = loop
     loop.start()
     return loop
