@@ -120,6 +120,16 @@ def test_undo_is_for_the_host_and_takes_back_one_step(app, host, table):
     assert state["news"][-1]["text"] == "Undone: Cy's pass."
 
 
+def test_the_undo_button_and_its_news_keep_a_white_sum_decision_hidden_until_everyone_decided(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    bob.post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 6})
+    assert table.state()["game"]["undo_label"] == "Bob's decision on the white sum"
+    state = host.post("/api/undo").json["game"]
+    assert state["news"][-1]["text"] == "Undone: Bob's decision on the white sum."
+    shown = json.dumps(public_state(table))
+    assert "Bob's mark" not in shown and "Bob marked" not in shown
+
+
 def test_typed_dice_correct_a_misread_roll_before_anyone_decides(app, host, table):
     ann, bob, cy = play_white_sum(app, host)
     corrected = {**ROLL, "white": [3, 4]}

@@ -273,7 +273,9 @@ class Session(Sitting):
             self.games.pop()  # back into the previous game of the match, as the referee's Match.undo does
             news.append(("undo", f"Undone: game {len(self.games) + 1} of the match."))
         elif self.game is not None and self.game.history:
-            news.append(("undo", f"Undone: {_action_sentence(self.game.undo())}."))
+            undone = self._last_action_sentence()
+            self.game.undo()
+            news.append(("undo", f"Undone: {undone}."))
         elif self.rolloff is not None and self.rolloff.rolls:
             name, value = self.rolloff.rolls[-1]
             self.rolloff = _rolloff_of(self.rolloff.players, self.rolloff.rolls[:-1])
@@ -405,9 +407,16 @@ class Session(Sitting):
         return {"game": max(1, len(self.games)), "of": GAMES_PER_MATCH, "totals": [totals[seat] for seat in self.seats],
                 "games": [[game.score(seat).total for seat in self.seats] for game in self.games]}
 
+    def _last_action_sentence(self) -> str:
+        """The game's last action in words; a white-sum decision not everyone has made yet stays hidden."""
+        action = self.game.history[-1]
+        if self.game.phase is Phase.WHITE and isinstance(action, (Mark, Pass)):
+            return f"{action.player}'s decision on the white sum"
+        return _action_sentence(action)
+
     def _undo_label(self) -> str | None:
         if self.game is not None and self.game.history:
-            return _action_sentence(self.game.history[-1])
+            return self._last_action_sentence()
         if len(self.games) > 1:
             return f"the start of game {len(self.games)}"
         if self.rolloff is not None and self.rolloff.rolls:
