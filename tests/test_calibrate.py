@@ -360,7 +360,7 @@ def test_too_few_dice_is_a_clear_error():
         learn(empty, empty, read_dice)
 
 
-def test_calibrate_command_learns_from_a_recording_and_saves(tmp_path, capsys):
+def test_calibrate_command_learns_from_a_recording_and_saves(tmp_path, capsys, monkeypatch):
     empty, dice, _ = frames(NEUTRAL)
     folder = tmp_path / "recording"
     folder.mkdir()
@@ -383,6 +383,22 @@ def test_calibrate_command_learns_from_a_recording_and_saves(tmp_path, capsys):
                      "--play-area", "10,10,300,10,300,500,10,500"]) != 0
     assert "the play area must hold the dice laid out for it: the" in capsys.readouterr().err
     assert not refused.exists()
+    blocked = tmp_path / "0-empty.png" / "calibration.json"  # under a file, where a folder would have to be
+    (tmp_path / "0-empty.png").write_bytes(b"")
+    assert cli.main(["calibrate", "--source", str(folder), "--calibration", str(blocked)]) == 1
+    assert capsys.readouterr().err == (f"qwixx-table: the calibration cannot be saved to {blocked}: {blocked.parent} "
+                                       "is a file, not a folder. Name another file with --calibration FILE.\n")
+
+    assert cli.main(["calibrate", "--source", "demo", "--calibration", str(saved)]) == 1
+    assert "the demo recording is not your table: calibrate with the camera that watches it" in capsys.readouterr().err
+
+    def disk_turned_read_only(self, path):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(Calibration, "save", disk_turned_read_only)
+    assert cli.main(["calibrate", "--source", str(folder), "--calibration", str(saved)]) == 1
+    assert capsys.readouterr().err == (f"qwixx-table: the calibration could not be written to {saved}: Read-only file "
+                                       "system. Nothing was saved.\n")
 
 
 @pytest.mark.parametrize("corners, problem", [

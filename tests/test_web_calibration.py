@@ -234,6 +234,20 @@ def test_a_calibration_of_another_picture_shape_is_set_aside_and_said_so(databas
         served.close()
 
 
+def test_the_demo_recording_is_not_calibrated_from(database, config_home):
+    app = create_app({"TESTING": True, "DATABASE": database, "HOST_PIN": PIN})
+    loop = start_camera(app, "demo")
+    try:
+        host = app.test_client()
+        host.post("/api/host", json={"pin": PIN})
+        response = host.post("/api/calibration/start")
+        assert response.status_code == 409 and response.json["error"] == "demo"
+        assert "The demo recording is not your table" in response.json["message"]
+        assert app.extensions["qwixx"].state()["camera"]["state"] != "calibrating"
+    finally:
+        loop.stop()
+
+
 def test_steps_out_of_order_and_strangers_are_refused(served):
     stranger = served.app.test_client()
     response = served.post("start", stranger)

@@ -57,6 +57,9 @@ class Calibrating:
             if loop is None:
                 raise ApiError(409, "no-camera", "There is no camera to calibrate: start the table with one "
                                                  "(settings key `source`).")
+            if loop.demo:
+                raise ApiError(409, "demo", "The demo recording is not your table: start the table with the camera "
+                                            "that watches it (settings key `source`), then calibrate.")
             if camera_state == "moving":
                 raise ApiError(409, "dice-rolling", "The camera is reading a roll: calibrate once the dice rest and "
                                                     "the roll is entered.")

@@ -56,8 +56,9 @@ def event_json(event) -> dict:
 
 class CameraLoop:
     def __init__(self, table, open_source: Callable[[], Source], make_tracker: Callable[[Iterable[str]], Tracker],
-                 speed: float = 1.0, calibration: Calibration | None = None) -> None:
+                 speed: float = 1.0, calibration: Calibration | None = None, demo: bool = False) -> None:
         self.table = table
+        self.demo = demo  # the source is the demo recording, which shows no table of the players'
         self.open_source = open_source
         self.make_tracker = make_tracker
         self.speed = speed  # how fast a recording plays (tests play the demo faster than life)

@@ -6,7 +6,9 @@ each. With a recording, its first frame is the empty table and its last the six 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 from web.commands.camera_options import add_camera_options, camera_settings
 
@@ -41,7 +43,17 @@ def run(args: argparse.Namespace) -> int:
     settings = camera_settings(args)
     if settings is None:
         return 1
+    if settings.source == "demo":
+        print("qwixx-table: the demo recording is not your table: calibrate with the camera that watches it "
+              "(--source picamera or a webcam index), or a recording of it (its first frame the empty table, its last "
+              "the six dice apart). Without --source it is the demo when no Pi camera is found.", file=sys.stderr)
+        return 1
     path = settings.calibration_file()
+    unwritable = why_not_writable(path)
+    if unwritable:  # said before the person lays anything out, not after
+        print(f"qwixx-table: the calibration cannot be saved to {path}: {unwritable}. Name another file with "
+              "--calibration FILE.", file=sys.stderr)
+        return 1
     try:
         source = camera.open_source(settings.source, size=settings.size, exposure_ev=settings.exposure)
     except camera.SourceError as error:
@@ -73,9 +85,28 @@ def run(args: argparse.Namespace) -> int:
     print(f"With this calibration the reader sees: {', '.join(sorted(f'{r.colour} {r.value}' for r in seen)) or 'nothing'}")
     if warning:
         print(f"warning: {warning}")
-    learned.save(path)
+    try:
+        learned.save(path)
+    except OSError as error:
+        print(f"qwixx-table: the calibration could not be written to {path}: {error.strerror or error}. Nothing was "
+              "saved.", file=sys.stderr)
+        return 1
     print(f"Saved to {path}")
     return 0
+
+
+def why_not_writable(path: Path) -> str | None:
+    """Why a file cannot be written at `path` (its folder made as needed), or None when it can."""
+    if path.is_dir():
+        return "that is a folder"
+    folder = path.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    if not os.access(path if path.exists() else folder, os.W_OK):
+        return "no permission to write there (or a read-only disk)"
+    return None
 
 
 def ask(prompt: str) -> None:

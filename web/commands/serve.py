@@ -91,7 +91,8 @@ def start_camera(app, spec: str | None, calibration_file=None, size: tuple[int, 
         found, trouble = calibration.find(calibration_file), None
     except calibration.CalibrationError as error:
         found, trouble = None, str(error)
-    loop = CameraLoop(app.extensions["qwixx"], open_source, make_tracker, speed=speed, calibration=found)
+    loop = CameraLoop(app.extensions["qwixx"], open_source, make_tracker, speed=speed, calibration=found,
+                      demo=spec == "demo")
     if trouble is not None:
         loop.set_aside_calibration(trouble)
     app.extensions["qwixx_camera"] = loop
