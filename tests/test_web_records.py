@@ -54,6 +54,10 @@ def test_a_bad_record_is_refused_with_the_rule_and_where_and_nothing_is_kept(app
     too_big = {**RECORD, "tags": {"note": "x" * 300_000}}
     assert host.post("/api/records", json=too_big).status_code == 413
     assert app.test_client().post("/api/records", json=RECORD).status_code == 403
+    for name, problem in (("A" * 500, "must be 1 to 24 characters long"), ("Ann\x07", "has characters that are not allowed")):
+        renamed = json.loads(json.dumps(RECORD).replace('"Ann"', json.dumps(name)))  # the setup page refuses both
+        response = host.post("/api/records", json=renamed)
+        assert response.status_code == 400 and response.json["message"] == f"A player's name in the record {problem}."
     assert host.get("/api/games").json["games"] == [] and table.store.latest_game_id() is None
 
 

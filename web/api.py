@@ -14,11 +14,12 @@ from web.live import TooManyStreams
 from web.card_session import CARD_VARIANTS, DEALS, new_seed
 from web.session import Setup
 from web.table import COLOURS, DICE, Table
-from web.validate import ApiError, boolean, fields, integer, list_of, mapping, number, one_of, optional, text
+from web.validate import (
+    PLAYER_NAME, ApiError, boolean, fields, integer, list_of, mapping, number, one_of, optional, text,
+)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-NAME = text(24, r"[^\x00-\x1f<>&\"']+")  # a player's name: printable, no markup characters
 MAX_SEATS = 5
 MAX_PLAY_AREA_CORNERS = 32  # more than a found outline has (calibration.learn.find_play_area)
 
@@ -119,7 +120,7 @@ def host_login():
 def new_game():
     auth.require_host()
     data = body(
-        {"players": list_of(NAME, 2, 2 * MAX_SEATS)},
+        {"players": list_of(PLAYER_NAME, 2, 2 * MAX_SEATS)},
         {"variant": one_of("standard", "two-sheets", "partners", *CARD_VARIANTS),
          "starter": optional(integer(0, MAX_SEATS - 1)),
          "timer": integer(0, 600),

@@ -23,7 +23,7 @@ from web.live import Broadcaster
 from web.card_session import new_seed
 from web.session import Session, Setup, Sitting, open_session
 from web.store import StorageError, Store
-from web.validate import ApiError
+from web.validate import PLAYER_NAME, ApiError
 
 log = logging.getLogger(__name__)
 
@@ -496,6 +496,8 @@ class Table:
         reader = self._card_record if isinstance(data, dict) and data.get("format") == CARDS_FORMAT else self._dice_record
         setup, log = reader(data)
         session = open_session(0, setup, log)
+        for person in session.people:  # the names a setup page would take, whatever wrote the record
+            PLAYER_NAME(person, "A player's name in the record")
         # Kept as it is, in the list of finished games: an unfinished record stays unfinished.
         return self.store.new_game(setup.to_json(), origin="imported", actions=log, result=session.result())
 

@@ -65,6 +65,10 @@ def text(max_length: int, pattern: str | None = None, min_length: int = 1) -> Ch
     return check
 
 
+# A player's name: printable, no markup characters (set up on a page or found in a record loaded).
+PLAYER_NAME = text(24, r"[^\x00-\x1f<>&\"']+")
+
+
 def one_of(*choices: Any) -> Check:
     def check(value, name):
         if isinstance(value, bool) or value not in choices:
