@@ -89,8 +89,13 @@ def learn(
     if empty_table.shape != dice.shape:
         raise CalibrationError("the empty-table and dice frames are of different sizes")
     height, width = dice.shape[:2]
-    found = [r for r in read_dice(dice, None) if len(r.corners) >= 3]
     notes = []
+    left_out = [r for r in read_dice(empty_table, None) if r.value is not None]
+    if left_out:  # a note, not a refusal: a busy cloth can look like a die now and then
+        notes.append(f"The empty table seemed to show {len(left_out)} {'die' if len(left_out) == 1 else 'dice'} "
+                     f"({', '.join(f'{r.colour} {r.value}' for r in left_out)}): if dice were left on it, calibrate "
+                     "again with the table clear for the first step.")
+    found = [r for r in read_dice(dice, None) if len(r.corners) >= 3]
     if len(found) < 6:
         again = _read_with_the_empty_table(empty_table, dice, found, read_dice)
         if len(again) > len(found):

@@ -78,6 +78,14 @@ def test_learns_size_colours_and_tray_from_the_six_dice():
     assert np.allclose(tray_centre, (SIZE[0] / 2, SIZE[1] / 2), atol=40)
     width = max(x for x, _ in learned.play_area) - min(x for x, _ in learned.play_area)
     assert 0.4 * SIZE[0] < width < 0.9 * SIZE[0]  # the tray, not the whole table
+    assert not any("empty table seemed to show" in note for note in learned.notes)
+
+
+def test_dice_left_on_the_empty_table_are_pointed_out():
+    _, dice, _ = frames(NEUTRAL)
+    learned = learn(dice, dice, read_dice)  # the dice were there already when the empty table was taken
+    [note] = [note for note in learned.notes if "empty table seemed to show" in note]
+    assert note.startswith("The empty table seemed to show 6 dice (") and "calibrate again with the table clear" in note
 
 
 def test_the_die_size_is_the_top_face_not_its_shadow():
@@ -116,13 +124,18 @@ def squares(colours_bgr) -> tuple[np.ndarray, list[FoundDie]]:
     return frame, found
 
 
+def finding(frame: np.ndarray, found: list):
+    """A stand-in reader that finds `found` on `frame` and nothing on the empty table."""
+    return lambda image, calibration=None: found if image is frame else []
+
+
 WHITE, RED, YELLOW, GREEN = (235, 235, 235), (40, 40, 200), (40, 210, 230), (60, 160, 40)
 BLUE, ORANGE = (170, 80, 30), (30, 120, 230)
 
 
 def test_dice_named_by_hue_take_the_colours_their_hues_fit():
     frame, found = squares([WHITE, BLUE, RED, WHITE, GREEN, YELLOW])
-    learned = learn(np.full_like(frame, 128), frame, lambda image, calibration=None: found)
+    learned = learn(np.full_like(frame, 128), frame, finding(frame, found))
     assert any("named by hue" in note for note in learned.notes)
     L, a, b = learned.colours["blue"].face
     assert b < -30 and L < 50
@@ -131,7 +144,7 @@ def test_dice_named_by_hue_take_the_colours_their_hues_fit():
 def test_under_a_warm_lamp_a_yellow_die_lighter_than_a_white_one_is_named_yellow():
     warm_white, dimmer_warm_white, warm_yellow = (150, 195, 235), (120, 160, 200), (30, 190, 240)
     frame, found = squares([warm_white, (150, 70, 30), (40, 60, 200), dimmer_warm_white, (50, 140, 50), warm_yellow])
-    learned = learn(np.full_like(frame, 128), frame, lambda image, calibration=None: found)
+    learned = learn(np.full_like(frame, 128), frame, finding(frame, found))
     assert learned.colours["yellow"].face[2] > 70  # the strongly yellow face, not a warm white one
     assert learned.colours["white"].face[2] < 30
 
@@ -141,7 +154,7 @@ def test_washed_out_coloured_dice_are_refused_with_what_to_do():
     washed_out = (248, 252, 250)
     frame, found = squares([washed_out, washed_out, RED, washed_out, washed_out, YELLOW])
     with pytest.raises(WashedOut, match="washed out.*Lower the camera's exposure"):
-        learn(np.full_like(frame, 128), frame, lambda image, calibration=None: found)
+        learn(np.full_like(frame, 128), frame, finding(frame, found))
 
 
 def test_on_a_dark_table_washed_out_dice_calibrate_with_the_exposure_lowered_as_advised():
@@ -187,7 +200,7 @@ def test_a_missed_die_takes_the_colour_the_reader_left_out():
     named = [replace(die, colour=name) for die, name in zip(found, ("white", "blue", "red", "", "green", "yellow"))]
     reader_missing_one = [die for index, die in enumerate(named) if index != 3]
     empty = np.full_like(frame, 128)
-    learned = learn(empty, frame, lambda image, calibration=None: reader_missing_one)
+    learned = learn(empty, frame, finding(frame, reader_missing_one))
     assert "The reader found 5 of the six dice; 1 more was found where the table changed." in learned.notes
     assert not any("named by hue" in note for note in learned.notes)
     assert learned.colours["white"].spread[2] > 10  # the warm face was learned as white too
@@ -198,7 +211,7 @@ def test_a_set_whose_hues_do_not_fit_the_dice_colours_is_refused():
     # by hue, one of the four coloured dice would take a colour it does not show, and every roll would be misnamed.
     frame, found = squares([WHITE, ORANGE, RED, WHITE, GREEN, YELLOW])
     with pytest.raises(CalibrationError, match="colours could not be told apart"):
-        learn(np.full_like(frame, 128), frame, lambda image, calibration=None: found)
+        learn(np.full_like(frame, 128), frame, finding(frame, found))
 
 
 def calibrated_roll(table: int, roll: int, cocked: bool = False):
