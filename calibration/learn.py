@@ -123,10 +123,16 @@ def learn(
     washed_out = any(name != "white" and face[0] >= WASHED_OUT and math.hypot(face[1], face[2]) < LEAST_CHROMA
                      for (face, _, _), name in zip(looks, names))
     if sorted(names) != sorted(QWIXX_SET) or washed_out:
-        names = _name_by_hue([face for face, _, _ in looks])
+        # What the reader took the dice for, should they be other dice than the Qwixx set (a colour twice, one lacking).
+        seen = ", ".join(sorted(names, key=list(dict.fromkeys(QWIXX_SET + (*names,))).index))
+        try:
+            names = _name_by_hue([face for face, _, _ in looks])
+        except CalibrationError as error:
+            raise type(error)(f"{error}. The reader took the dice for {seen}: the Qwixx dice are two white ones and "
+                              "one each of red, yellow, green and blue") from None
         notes.append(
             "Without calibration the reader could not tell the dice colours apart under this light; "
-            "they were named by hue instead."
+            f"they were named by hue instead (the reader took them for {seen}: check that they are the Qwixx dice)."
         )
     colours = {}
     for name in dict.fromkeys(QWIXX_SET):

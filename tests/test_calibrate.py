@@ -214,6 +214,16 @@ def test_a_set_whose_hues_do_not_fit_the_dice_colours_is_refused():
         learn(np.full_like(frame, 128), frame, finding(frame, found))
 
 
+def test_other_dice_than_the_qwixx_set_are_said_in_the_refusal():
+    # Three white dice and three red ones laid out: no light makes them the Qwixx set, and the person is told what
+    # the reader took them for rather than only to change the light.
+    frame, found = squares([WHITE, WHITE, RED, WHITE, RED, RED])
+    named = [replace(die, colour=colour) for die, colour in zip(found, ["white", "white", "red", "white", "red", "red"])]
+    with pytest.raises(CalibrationError, match="The reader took the dice for white, white, white, red, red, red: the "
+                                               "Qwixx dice are two white ones and one each of red, yellow, green"):
+        learn(np.full_like(frame, 128), frame, finding(frame, named))
+
+
 def calibrated_roll(table: int, roll: int, cocked: bool = False):
     """A calibration learned on bench/table.py's table `table`, and that table's roll `roll` (image, its dice), or
     with `cocked` its roll `roll` with a die cocked."""
