@@ -489,6 +489,33 @@ def test_the_table_screen_outlines_and_names_each_die(browser, app, table, addre
     page.close()
 
 
+def test_dice_names_cover_no_die_and_no_other_name_where_dice_lie_close(browser, app, address):
+    """The outlines the table screen and the calibration page both draw (Qwixx.diceOutlines), for three dice side by
+    side and one just below them."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(address + "/table")
+    boxes = page.evaluate("""() => {
+        const picture = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+        picture.setAttribute("viewBox", "0 0 400 300");
+        picture.setAttribute("width", "800");
+        document.body.append(picture);
+        const die = (colour, value, x, y) => ({ colour, value, center: [x, y],
+            corners: [[x - 10, y - 10], [x + 10, y - 10], [x + 10, y + 10], [x - 10, y + 10]] });
+        const dice = [die("red", 4, 150, 150), die("yellow", 3, 180, 150), die("green", 5, 210, 150), die("blue", 1, 180, 180)];
+        picture.append(...Qwixx.diceOutlines(dice, 400));
+        const box = (node) => { const b = node.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+        return { names: [...picture.querySelectorAll("text")].map(box),
+                 dice: dice.map((d) => [d.center[0] - 10, d.center[1] - 10, d.center[0] + 10, d.center[1] + 10]) };
+    }""")
+    overlap = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]  # noqa: E731
+    # A text's box holds its line's whole height; the letters stand a pixel inside it.
+    names = [[left + 1, top + 1, right - 1, bottom - 1] for left, top, right, bottom in boxes["names"]]
+    assert len(names) == 4
+    assert not any(overlap(a, b) for i, a in enumerate(names) for b in names[i + 1:])
+    assert not any(overlap(name, die) for name in names for die in boxes["dice"])
+    page.close()
+
+
 def test_with_no_game_the_table_screen_says_each_rolls_white_sum_once(browser, app, table, address):
     """Each roll the camera reads is announced, the same values again too; not the dice lying there when the page
     opens, nor the dice again after a hand passed over them."""

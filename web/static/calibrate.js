@@ -3,8 +3,7 @@
 "use strict";
 
 (() => {
-  const { el, $, api, TITLE } = Qwixx;
-  const OUTLINE = { white: "#ffffff", red: "#ff5252", yellow: "#ffd600", green: "#69f0ae", blue: "#40c4ff" };
+  const { el, $, api, svg, diceOutlines, TITLE } = Qwixx;
   const STEP_TEXT = {
     null: "Start when the players are ready: the camera stops reading rolls until you save or cancel.",
     empty: "1. Take every die off the table, then press “The table is clear”.",
@@ -14,13 +13,6 @@
   const overlay = $("#calibration-overlay");  // the result; out of the page while the live picture shows
   let live = null;  // the timer refreshing the camera's picture during steps 1 and 2
   let learnedArea = [];  // the play area as the server has it, to go back to when a change is refused
-
-  function svg(tag, attributes, text) {
-    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-    if (text) node.textContent = text;
-    return node;
-  }
 
   function render(calibration, saved) {
     const step = calibration.step;
@@ -72,18 +64,7 @@
       svg("image", { href: `/api/calibration/picture.jpg?at=${Date.now()}`, x: 0, y: 0, width, height }),
       svg("polygon", { class: "play-area", fill: "none", stroke: "#fff", "stroke-width": stroke * 1.5,
                        "stroke-dasharray": `${stroke * 6} ${stroke * 4}` }),
-      ...result.dice.flatMap((die) => {
-        const x = die.corners.reduce((sum, [cx]) => sum + cx, 0) / die.corners.length;
-        const y = die.corners.reduce((sum, [, cy]) => sum + cy, 0) / die.corners.length;
-        // A little outside the die's edge, as on the table screen, so that the outline shows on a die of its colour.
-        const ring = die.corners.map(([cx, cy]) => [x + (cx - x) * 1.4, y + (cy - y) * 1.4]);
-        const points = ring.map((point) => point.join(",")).join(" ");
-        const top = Math.min(...ring.map(([, cy]) => cy));
-        return [svg("polygon", { points, fill: "none", stroke: "#000", "stroke-width": stroke * 3 }),
-                svg("polygon", { points, fill: "none", stroke: OUTLINE[die.colour] || "#fff", "stroke-width": stroke * 1.5 }),
-                svg("text", { x, y: top - stroke * 3, "text-anchor": "middle", "font-size": width / 40 },
-                    `${TITLE[die.colour] || die.colour} ${die.value ?? "?"}`)];
-      }),
+      ...diceOutlines(result.dice, width),
       ...result.play_area.map((_, index) => cornerHandle(index, width, height, stroke)));
     learnedArea = result.play_area;
     placeCorners(learnedArea);

@@ -230,6 +230,78 @@ const Qwixx = (() => {
     }
   }
 
+  /* ----- dice outlined on a camera picture (SVG): the table screen's view and the calibration's result ----- */
+  const OUTLINE = { white: "#ffffff", red: "#ff5252", yellow: "#ffd600", green: "#69f0ae", blue: "#40c4ff" };
+
+  function svg(tag, attributes, text) {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+    if (text) node.textContent = text;
+    return node;
+  }
+
+  /* Each die (a reading: colour, value, corners, center) outlined a little outside its edge, so that the outline
+     shows on a die of its own colour, dashed when it has no value, and named where the name covers no die and no
+     other name; `w` is the width of the picture shown, in its pixels. */
+  function diceOutlines(dice, w) {
+    const stroke = Math.max(1.5, w / 400);
+    const font = w / 34;
+    const rings = dice.map((die) => {
+      const [x, y] = die.center || [die.corners.reduce((sum, [cx]) => sum + cx, 0) / die.corners.length,
+                                    die.corners.reduce((sum, [, cy]) => sum + cy, 0) / die.corners.length];
+      const corners = die.corners && die.corners.length >= 3 ? die.corners : [[x - 14, y - 14], [x + 14, y - 14], [x + 14, y + 14], [x - 14, y + 14]];
+      return corners.map(([cx, cy]) => [x + (cx - x) * 1.45, y + (cy - y) * 1.45]);
+    });
+    const taken = rings.map((ring) => box(ring));
+    return dice.flatMap((die, index) => {
+      const ring = rings[index];
+      const points = ring.map((point) => point.join(",")).join(" ");
+      const dashes = die.value === null || die.problem ? `${stroke * 4} ${stroke * 3}` : "none";
+      const nodes = [
+        svg("polygon", { points, fill: "none", stroke: "#000", "stroke-width": stroke * 4, "stroke-dasharray": dashes }),
+        svg("polygon", { points, fill: "none", stroke: OUTLINE[die.colour] || "#fff", "stroke-width": stroke * 2, "stroke-dasharray": dashes })];
+      const label = `${TITLE[die.colour] || die.colour} ${die.value ?? "?"}`;
+      const near = box(ring);
+      const spot = labelSpot(taken, near, label.length * font * 0.6, font * 1.15);
+      if (Math.abs(spot.y - near.y) > near.h / 2 + spot.h && Math.abs(spot.x - near.x) < spot.w / 2) {
+        // A label pushed away from its die keeps a thread to it.
+        const end = spot.y < near.y ? spot.y + spot.h / 2 : spot.y - spot.h / 2;
+        const start = spot.y < near.y ? near.y - near.h / 2 : near.y + near.h / 2;
+        nodes.push(svg("line", { x1: near.x, y1: start, x2: near.x, y2: end, stroke: OUTLINE[die.colour] || "#fff",
+                                 "stroke-width": stroke, "stroke-dasharray": `${stroke * 2} ${stroke * 2}` }));
+      }
+      nodes.push(svg("text", { x: spot.x, y: spot.y + font * 0.36, "text-anchor": "middle", "font-size": font,
+                               "stroke-width": font / 5 }, label));
+      return nodes;
+    });
+  }
+
+  function box(points) {
+    const xs = points.map((point) => point[0]);
+    const ys = points.map((point) => point[1]);
+    return { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2,
+             w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
+  }
+
+  /* A label's place: above its die, below, to a side, or further out, where it covers no die and no other label. */
+  function labelSpot(taken, die, w, h) {
+    const gap = h * 0.2;
+    const above = die.y - die.h / 2 - gap - h / 2;
+    const below = die.y + die.h / 2 + gap + h / 2;
+    const left = die.x - die.w / 2 - gap - w / 2;
+    const right = die.x + die.w / 2 + gap + w / 2;
+    const candidates = [[die.x, above], [die.x, below], [left, die.y], [right, die.y], [die.x, above - h],
+                        [die.x, below + h], [left, above], [right, above], [left, below], [right, below],
+                        [die.x, above - 2 * h], [die.x, below + 2 * h]].map(([x, y]) => ({ x, y, w, h }));
+    const overlap = (spot) => taken.reduce((sum, other) =>
+      sum + Math.max(0, (other.w + spot.w) / 2 - Math.abs(other.x - spot.x)) * Math.max(0, (other.h + spot.h) / 2 - Math.abs(other.y - spot.y)), 0);
+    // The first place that covers nothing, else the one that covers least.
+    const spot = candidates.find((candidate) => overlap(candidate) === 0)
+      || candidates.reduce((best, candidate) => (overlap(candidate) < overlap(best) ? candidate : best));
+    taken.push(spot);
+    return spot;
+  }
+
   /* ----- the score sheet, drawn like the paper pad ----- */
   function optionFor(options, colour, number) {
     return (options || []).find(({ action }) => action.action === "mark" && action.colour === colour && action.number === number);
@@ -330,7 +402,7 @@ const Qwixx = (() => {
   });
 
   return {
-    COLOURS, TITLE, el, $, keepingFocus, focusOnceDrawn, api, isNewer, connect, announce, newsTracker, toast, speech, heard, asHost, openHost,
+    COLOURS, TITLE, el, $, svg, diceOutlines, keepingFocus, focusOnceDrawn, api, isNewer, connect, announce, newsTracker, toast, speech, heard, asHost, openHost,
     onHost: (listener) => { hostListeners.push(listener); listener(isHost); }, get isHost() { return isHost; },
     drawSheet, diceList, closedBanners, timerText, startTimer, plural, names, decisionText, optionFor,
   };

@@ -4,7 +4,6 @@
 
 (() => {
   const { el, $, keepingFocus, api, toast, announce, speech, diceList, closedBanners, names, COLOURS, TITLE } = Qwixx;
-  const OUTLINE = { white: "#ffffff", red: "#ff5252", yellow: "#ffd600", green: "#69f0ae", blue: "#40c4ff" };
   const freshNews = Qwixx.newsTracker();
   let state = null;
   let entry = null;      // dice being typed by the host: {key, white: [a, b], red, ...}
@@ -66,15 +65,8 @@
     drawOverlay(camera);
   }
 
-  function svg(tag, attributes, text) {
-    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-    if (text) node.textContent = text;
-    return node;
-  }
-
   function startPicture([width, height]) {
-    picture = svg("image", { x: 0, y: 0, width, height, preserveAspectRatio: "none" });
+    picture = Qwixx.svg("image", { x: 0, y: 0, width, height, preserveAspectRatio: "none" });
     const next = () => { picture.setAttribute("href", `/api/camera.jpg?at=${Date.now()}`); };
     picture.addEventListener("load", () => setTimeout(next, 150));
     picture.addEventListener("error", () => setTimeout(next, 2000));
@@ -104,61 +96,7 @@
     const dice = camera.dice || [];
     const [x0, y0, w, h] = viewBox(camera, dice);
     overlay.setAttribute("viewBox", `${x0} ${y0} ${w} ${h}`);
-    const stroke = Math.max(1.5, w / 400);
-    const font = w / 34;
-    const rings = dice.map((die) => {
-      const [x, y] = die.center;
-      const corners = die.corners && die.corners.length >= 3 ? die.corners : [[x - 14, y - 14], [x + 14, y - 14], [x + 14, y + 14], [x - 14, y + 14]];
-      // A little outside the die's edge, so that the outline shows on a die of its own colour.
-      return corners.map(([cx, cy]) => [x + (cx - x) * 1.45, y + (cy - y) * 1.45]);
-    });
-    const taken = rings.map((ring) => box(ring));
-    dice.forEach((die, index) => {
-      const ring = rings[index];
-      const points = ring.map((point) => point.join(",")).join(" ");
-      const dashes = die.value === null || die.problem ? `${stroke * 4} ${stroke * 3}` : "none";
-      overlay.append(
-        svg("polygon", { points, fill: "none", stroke: "#000", "stroke-width": stroke * 4, "stroke-dasharray": dashes }),
-        svg("polygon", { points, fill: "none", stroke: OUTLINE[die.colour] || "#fff", "stroke-width": stroke * 2, "stroke-dasharray": dashes }));
-      const label = `${TITLE[die.colour] || die.colour} ${die.value ?? "?"}`;
-      const near = box(ring);
-      const spot = labelSpot(taken, near, label.length * font * 0.6, font * 1.15);
-      if (Math.abs(spot.y - near.y) > near.h / 2 + spot.h && Math.abs(spot.x - near.x) < spot.w / 2) {
-        // A label pushed away from its die keeps a thread to it.
-        const end = spot.y < near.y ? spot.y + spot.h / 2 : spot.y - spot.h / 2;
-        const start = spot.y < near.y ? near.y - near.h / 2 : near.y + near.h / 2;
-        overlay.append(svg("line", { x1: near.x, y1: start, x2: near.x, y2: end, stroke: OUTLINE[die.colour] || "#fff",
-                                     "stroke-width": stroke, "stroke-dasharray": `${stroke * 2} ${stroke * 2}` }));
-      }
-      overlay.append(svg("text", { x: spot.x, y: spot.y + font * 0.36, "text-anchor": "middle", "font-size": font,
-                                   "stroke-width": font / 5 }, label));
-    });
-  }
-
-  function box(points) {
-    const xs = points.map((point) => point[0]);
-    const ys = points.map((point) => point[1]);
-    return { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2,
-             w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
-  }
-
-  /* A label's place: above its die, below, to a side, or further out, where it covers no die and no other label. */
-  function labelSpot(taken, die, w, h) {
-    const gap = h * 0.2;
-    const above = die.y - die.h / 2 - gap - h / 2;
-    const below = die.y + die.h / 2 + gap + h / 2;
-    const left = die.x - die.w / 2 - gap - w / 2;
-    const right = die.x + die.w / 2 + gap + w / 2;
-    const candidates = [[die.x, above], [die.x, below], [left, die.y], [right, die.y], [die.x, above - h],
-                        [die.x, below + h], [left, above], [right, above], [left, below], [right, below],
-                        [die.x, above - 2 * h], [die.x, below + 2 * h]].map(([x, y]) => ({ x, y, w, h }));
-    const overlap = (spot) => taken.reduce((sum, other) =>
-      sum + Math.max(0, (other.w + spot.w) / 2 - Math.abs(other.x - spot.x)) * Math.max(0, (other.h + spot.h) / 2 - Math.abs(other.y - spot.y)), 0);
-    // The first place that covers nothing, else the one that covers least.
-    const spot = candidates.find((candidate) => overlap(candidate) === 0)
-      || candidates.reduce((best, candidate) => (overlap(candidate) < overlap(best) ? candidate : best));
-    taken.push(spot);
-    return spot;
+    overlay.append(...Qwixx.diceOutlines(dice, w));
   }
 
   /* ----- what is going on ----- */
