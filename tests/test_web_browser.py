@@ -90,6 +90,13 @@ def unlock_host(page, pin: str) -> None:
     page.click("#host-form button[type=submit]")
 
 
+def open_as_host(page, url: str) -> None:
+    """The table screen at `url`, its host controls unlocked with the PIN."""
+    page.goto(url)
+    page.click("#host-tools button")  # Unlock host controls
+    unlock_host(page, PIN)
+
+
 def set_up_game(page, server: Server) -> None:
     """The setup page, as the host fills it in: three players, Ann first, no timer."""
     page.goto(f"{server.url}/setup")
@@ -579,9 +586,7 @@ def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, t
     table.camera_event(event_json(settled()))
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     with screenshots_on_failure({"table": page}, "reroll"):
-        page.goto(address + "/table")
-        page.click("#host-tools button")  # Unlock host controls
-        unlock_host(page, PIN)
+        open_as_host(page, address + "/table")
         page.wait_for_selector("#reroll-red")
         table.camera_event(event_json(cocked("red")))  # the camera asks for the red die: it is chosen already
         page.wait_for_selector("#reroll-red[aria-pressed=true]")
@@ -603,9 +608,7 @@ def test_the_host_corrects_a_misread_roll_in_a_panel_that_stays_open(browser, ap
     host.post("/api/dice", json=ROLL)  # white 2 + 4, as the camera misread it
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     with screenshots_on_failure({"table": page}, "correction"):
-        page.goto(address + "/table")
-        page.click("#host-tools button")  # Unlock host controls
-        unlock_host(page, PIN)
+        open_as_host(page, address + "/table")
         page.click("details.correction summary")
         page.click("#die-white-1-3")
         table.publish()  # a live update redraws the tools too
@@ -675,9 +678,7 @@ def test_the_host_calibrates_the_camera_from_the_table_screen(browser, database,
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     try:
         with served(table_here.app) as url, screenshots_on_failure({"calibrate": page}, "calibrate"):
-            page.goto(url + "/table")
-            page.click("#host-tools button")  # Unlock host controls
-            unlock_host(page, PIN)
+            open_as_host(page, url + "/table")
             page.click("#calibrate")
             page.wait_for_url(url + "/calibrate")
             page.click("#calibration-start")
