@@ -124,7 +124,8 @@ def learn(
                      for (face, _, _), name in zip(looks, names))
     if sorted(names) != sorted(QWIXX_SET) or washed_out:
         # What the reader took the dice for, should they be other dice than the Qwixx set (a colour twice, one lacking).
-        seen = ", ".join(sorted(names, key=list(dict.fromkeys(QWIXX_SET + (*names,))).index))
+        order = list(dict.fromkeys(QWIXX_SET))
+        seen = ", ".join(sorted(names, key=lambda name: order.index(name) if name in order else len(order)))
         try:
             names = _name_by_hue([face for face, _, _ in looks])
         except CalibrationError as error:

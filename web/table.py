@@ -47,9 +47,9 @@ class Table:
         self.address: str | None = None  # the address phones join at (in the QR code)
         self.name_address: str | None = None  # the same page by this machine's name, http://<hostname>.local:PORT/
         self.notice: str | None = str(store.damaged) if store.damaged else None
-        # "rolls_read" counts the rolls the camera read since the start, so that a page can tell a new roll of the
-        # same values from the last one (a free roll is announced on the table screen) and the dice shown again
-        # after a hand passed over them from a new roll.
+        # "rolls_read" counts the rolls the camera read since the start: by it the table screen tells a new roll (whose
+        # white sum it announces when no game is on) from the last one, though the values be the same or the dice
+        # be shown again after a hand passed over them.
         self.camera: dict[str, Any] = {"state": "off", "message": "No camera is connected: the host types the dice.",
                                        "dice": [], "size": None, "rolls_read": 0}
         self._camera_before_motion = self.camera
