@@ -30,9 +30,9 @@ SOURCE_HELP = "picamera, a webcam index (0, 1, ...), a video file, a folder of i
 
 def default_source() -> str:
     """The Pi camera when one is connected, else the demo recording."""
-    from camera.picamera import camera_present
+    from camera.picamera import why_no_camera
 
-    return "picamera" if camera_present() else "demo"
+    return "picamera" if why_no_camera() is None else "demo"
 
 
 def open_source(

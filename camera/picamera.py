@@ -33,12 +33,14 @@ def _picamera2_class():
     return Picamera2
 
 
-def camera_present() -> bool:
-    """Whether picamera2 is installed and sees a camera; never raises."""
+def why_no_camera() -> str | None:
+    """None when picamera2 is installed and sees a camera, else why not in words; never raises."""
     try:
-        return bool(_picamera2_class().global_camera_info())
-    except Exception:  # no picamera2, no libcamera, no camera: all mean "not here"
-        return False
+        return None if _picamera2_class().global_camera_info() else "picamera2 sees no camera"
+    except SourceError:
+        return "picamera2 cannot be imported"
+    except Exception as error:  # libcamera failing: "not here" too
+        return f"picamera2 failed: {error}"
 
 
 class PicameraSource(LiveSource):

@@ -294,3 +294,23 @@ def test_a_camera_re_roll_is_refused_without_a_camera_or_after_a_decision(app, h
     response = host.post("/api/reroll", json={"camera": ["red"]})
     assert response.status_code == 409 and response.json["rule"] == "wrong-phase"
     assert table.state()["pending_roll"] is None
+
+
+# ----- which camera `serve` starts when none is named ------------------------------------------------------------
+
+def test_without_a_pi_camera_serve_plays_the_demo_and_says_so_but_the_service_waits_for_typed_dice(app, table,
+                                                                                                  monkeypatch):
+    from camera import picamera
+    from web.commands.serve import start_camera
+
+    monkeypatch.setattr(picamera, "why_no_camera", lambda: "picamera2 cannot be imported")
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    loop = start_camera(app, "auto")
+    try:
+        assert loop.demo
+        assert wait_for(lambda: table.state()["camera"]["message"].startswith(
+            "Playing the demo recording: its dice are not yours."))
+    finally:
+        loop.stop()
+    monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/qwixx-table")  # as systemd starts the service
+    assert start_camera(app, "auto") is None

@@ -246,6 +246,9 @@ class CameraLoop:
         source = self._source
         if not self._reading:
             self.table.camera_state("calibrating", CALIBRATING)
+        elif self.demo:
+            self.table.camera_state("watching", "Playing the demo recording: its dice are not yours. Start the table "
+                                                "with a camera (settings key `source`) to read your own.")
         elif source is not None:
             watched = f"the table ({source.description})."
             self.table.camera_state("watching", f"The camera is back: watching {watched}" if back else f"Watching {watched}")

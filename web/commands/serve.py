@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import socket
 import sys
 import threading
 
 from web.commands.camera_options import add_camera_options
+
+log = logging.getLogger(__name__)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -74,7 +77,16 @@ def start_camera(app, spec: str | None, calibration_file=None, size: tuple[int, 
     from web.camera_loop import CameraLoop
     from web.commands.camera_options import locked_controls
 
-    spec = camera.default_source() if spec in (None, "auto") else spec
+    if spec in (None, "auto"):
+        from camera.picamera import why_no_camera
+
+        missing = why_no_camera()
+        # The service is the table's own (systemd's StateDirectory): there the demo's dice would pass for the players'.
+        fallback = "none" if os.environ.get("STATE_DIRECTORY") else "demo"
+        if missing is not None:
+            log.warning("no Pi camera (%s): %s", missing,
+                        "the host types the dice" if fallback == "none" else "the demo recording plays")
+        spec = "picamera" if missing is None else fallback
     if spec == "none":
         return None
     # The calibration the loop holds now, whose exposure the camera keeps unless the host is calibrating again.
@@ -151,7 +163,8 @@ def run(args: argparse.Namespace) -> int:
 
     signal.signal(signal.SIGINT, leave)
     signal.signal(signal.SIGTERM, leave)
-    camera_text = "none: the host types the dice" if camera_loop is None else settings.source
+    camera_text = ("none: the host types the dice" if camera_loop is None
+                   else "the demo recording, whose dice are not yours" if camera_loop.demo else settings.source)
     print(f"qwixx-table is serving the table at {name_address or address}\n"
           + (f"  or, by address: {address}\n" if name_address else "")
           + f"  table screen: {address}table   (on this machine: http://localhost:{server.effective_port}/table)\n"
