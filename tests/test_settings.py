@@ -217,3 +217,20 @@ def test_the_camera_commands_read_the_settings_too(tmp_path, capsys):
     write(path, "resolution = 1280\n")
     assert cli.main(["calibrate", "--config", str(path)]) == 1
     assert "resolution must be WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_without_a_default_route_the_address_is_an_interfaces_own(monkeypatch):
+    """A Pi that is its own Wi-Fi hotspot has no default route: the QR code must still hold an address phones reach."""
+    from web.commands import serve
+
+    routed = serve.lan_address()
+    found = serve.interface_addresses()
+    assert not any(address.startswith("127.") for address in found)
+    if routed != "127.0.0.1":  # a machine with a network: its routed address is one of its interfaces'
+        assert routed in found
+
+    def unreachable(self, address):
+        raise OSError(101, "Network is unreachable")
+
+    monkeypatch.setattr(serve.socket.socket, "connect", unreachable)
+    assert serve.lan_address() == (found or ["127.0.0.1"])[0]

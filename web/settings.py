@@ -84,7 +84,8 @@ KEYS: tuple[Key, ...] = (
     Key("port", 8000, integer(0, 65535), "port of the web page: phones open http://<hostname>.local:<port>/ (0: any free port)",
         "--port"),
     Key("source", "auto", text(1024),
-        'where frames come from: "auto" (the Pi camera when one is connected, else the demo recording), '
+        'where frames come from: "auto" (the Pi camera when one is connected, else the demo recording; under the '
+        'systemd service, none), '
         '"picamera", a webcam index such as "0", a video file, a folder of images, "demo", or "none" (the host '
         "types the dice)", "--source"),
     # 1280x720 rather than the Pi camera module 3's full binned 2304x1296: the same 200 generated scenes at 2304x1296

@@ -6,6 +6,7 @@ import logging
 import os
 import signal
 import socket
+import struct
 import sys
 import threading
 
@@ -26,16 +27,39 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 STREAM_BUFFER_BYTES = 256 * 1024
+ADDRESS_CHECK_S = 30.0  # how often the address phones join at is looked at again
 
 
 def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent), or loopback when there is none."""
+    """This machine's address on the local network (no packet is sent), or loopback when there is none. The route to
+    a far address gives it where there is a default route; a Pi that is its own Wi-Fi hotspot has none, and then its
+    network interfaces' addresses give it."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect(("10.254.254.254", 1))
             return probe.getsockname()[0]
         except OSError:
-            return "127.0.0.1"
+            pass
+    return next(iter(interface_addresses()), "127.0.0.1")
+
+
+def interface_addresses() -> list[str]:
+    """The IPv4 addresses of this machine's network interfaces, loopback left out (Linux; elsewhere none)."""
+    try:
+        import fcntl
+    except ImportError:
+        return []
+    found = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        for _, name in socket.if_nameindex():
+            try:  # SIOCGIFADDR: the interface's address, in a struct ifreq
+                request = fcntl.ioctl(sock.fileno(), 0x8915, struct.pack("256s", name[:15].encode()))
+            except OSError:  # no IPv4 address on it
+                continue
+            address = socket.inet_ntoa(request[20:24])
+            if not address.startswith("127."):
+                found.append(address)
+    return found
 
 
 def local_name(timeout_s: float = 2.0) -> str | None:
@@ -155,6 +179,15 @@ def run(args: argparse.Namespace) -> int:
         camera_loop = None
     stop = threading.Event()
     threading.Thread(target=table.run_timer, args=(stop,), name="timer", daemon=True).start()
+
+    def follow_the_address():
+        # The network may come up after the table (a hotspot, Wi-Fi joining late): the QR code follows it.
+        while not stop.wait(ADDRESS_CHECK_S):
+            now = addresses(settings.host, server.effective_port)
+            if now != (table.address, table.name_address):
+                table.set_address(*now)
+
+    threading.Thread(target=follow_the_address, name="address", daemon=True).start()
 
     def leave(signum, frame):
         # Ctrl-C, or systemd's SIGTERM: end the live streams first, so that the server's threads can finish.
