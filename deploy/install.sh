@@ -65,8 +65,16 @@ if [ "$APT" = 1 ]; then
     run apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
 fi
 run python3 -m venv --system-site-packages "$VENV"
+# pip builds in the folder it is given: from the clone itself, root's build/ and *.egg-info would stay there, in the
+# user's way, and the next upgrade would take files removed since from that build/. So from a copy without them.
+COPY="$(mktemp -d)"
+trap 'rm -rf "$COPY"' EXIT
+run tar -C "$SOURCE_DIR" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='./*.egg-info' \
+    --exclude=./out -cf "$COPY/source.tar" .
+run mkdir "$COPY/source"
+run tar -C "$COPY/source" -xf "$COPY/source.tar"
 # Not '.[cv]': OpenCV is python3-opencv, and pip keeps the system's numpy because it satisfies numpy>=1.24.
-run "$VENV/bin/python" -m pip install --upgrade "$SOURCE_DIR"
+run "$VENV/bin/python" -m pip install --upgrade "$COPY/source"
 run "$VENV/bin/python" -c 'import cv2, numpy; print("OpenCV", cv2.__version__, "and numpy", numpy.__version__, "from", numpy.__file__)'
 if [ "$SERVICE" = 1 ]; then
     run "$VENV/bin/qwixx-table" install-service

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -126,8 +127,10 @@ def test_the_install_script_takes_the_camera_stack_from_apt_and_installs_without
     apt = next(step for step in steps if step.startswith("apt-get install"))
     assert {"python3-picamera2", "python3-opencv", "python3-numpy", "python3-venv"} <= set(apt.split())
     assert f"python3 -m venv --system-site-packages {prefix}/venv" in steps
+    copy = next(step for step in steps if step.startswith(f"tar -C {ROOT} "))  # no build/ left in the clone
+    assert "--exclude=./build" in copy and "--exclude=./*.egg-info" in copy
     pip = next(step for step in steps if " -m pip install" in step)
-    assert pip.endswith(f"install --upgrade {ROOT}")  # the product alone, not '.[cv]'
+    assert re.search(r"install --upgrade \S+/source$", pip)  # the product alone, not '.[cv]', from the copy
     assert steps[-1] == f"{prefix}/venv/bin/qwixx-table install-service"
     assert not prefix.exists()  # a dry run changes nothing
     assert "install-service" not in run_install_script("--dry-run", "--no-service", "--no-apt").stdout
