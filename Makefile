@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
 
+# A venv made already is kept as it was made (`python3 -m venv` again would undo its --system-site-packages).
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet -e '.[cv,test]'
 	touch $(STAMP)
 
