@@ -215,8 +215,9 @@ def test_the_camera_commands_read_the_settings_too(tmp_path, capsys):
     assert cli.main(["watch", "--config", str(path)]) == 1
     assert str(tmp_path / "missing.json") in capsys.readouterr().err  # relative to the settings file
     write(path, "resolution = 1280\n")
-    assert cli.main(["calibrate", "--config", str(path)]) == 1
-    assert "resolution must be WIDTHxHEIGHT" in capsys.readouterr().err
+    for command in ("calibrate", "watch"):  # a bad setting stops them as it stops serve (the README's exit status)
+        assert cli.main([command, "--config", str(path)]) == settings.EX_CONFIG
+        assert "resolution must be WIDTHxHEIGHT" in capsys.readouterr().err
 
 
 def test_without_a_default_route_the_address_is_an_interfaces_own(monkeypatch):

@@ -31,11 +31,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from web.settings import EX_CONFIG, SettingsError
+
     args = build_parser().parse_args(argv)
     try:
         code = args.run(args)
         sys.stdout.flush()  # a reader gone (`| head`) shows here, while it can still be caught
         return code
+    except SettingsError as error:  # a bad settings file: only a person can mend it (the service does not restart)
+        print(f"qwixx-table: {error}", file=sys.stderr)
+        return EX_CONFIG
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -41,8 +41,6 @@ def run(args: argparse.Namespace) -> int:
     from vision import read_dice
 
     settings = camera_settings(args)
-    if settings is None:
-        return 1
     if settings.source == "demo":
         print("qwixx-table: the demo recording is not your table: calibrate with the camera that watches it "
               "(--source picamera or a webcam index), or a recording of it (its first frame the empty table, its last "

@@ -22,17 +22,14 @@ def add_camera_options(parser: argparse.ArgumentParser) -> None:
 
 
 def camera_settings(args: argparse.Namespace):
-    """The settings for a camera command, with `source` made concrete; None after printing why not."""
+    """The settings for a camera command, with `source` made concrete (a bad one raises SettingsError, which the
+    command line reports with its exit status)."""
     from dataclasses import replace
 
     import camera
-    from web.settings import SettingsError, for_command
+    from web.settings import for_command
 
-    try:
-        settings = for_command(args)
-    except SettingsError as error:
-        print(f"qwixx-table: {error}", file=sys.stderr)
-        return None
+    settings = for_command(args)
     return replace(settings, source=camera.default_source()) if settings.source == "auto" else settings
 
 
@@ -59,8 +56,6 @@ def open_camera(args: argparse.Namespace):
     import camera
 
     settings = camera_settings(args)
-    if settings is None:
-        return None
     try:
         found = calibration.find(settings.calibration_path())
     except calibration.CalibrationError as error:
