@@ -140,15 +140,11 @@ def run(args: argparse.Namespace) -> int:
     from waitress import create_server
 
     from web.app import create_app
-    from web.settings import EX_CONFIG, SettingsError, for_command
+    from web.settings import for_command
     from web.store import StorageError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    try:
-        settings = for_command(args)
-    except SettingsError as error:
-        print(f"qwixx-table: {error}", file=sys.stderr)
-        return EX_CONFIG
+    settings = for_command(args)  # a bad file: the command line says so, with its exit status
     database = settings.database_path()
     try:
         database.parent.mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from web import settings as settings_file
 
@@ -17,11 +16,7 @@ def run(args: argparse.Namespace) -> int:
     if args.example:
         print(settings_file.example())
         return 0
-    try:
-        settings = settings_file.for_command(args)
-    except settings_file.SettingsError as error:
-        print(f"qwixx-table: {error}", file=sys.stderr)
-        return settings_file.EX_CONFIG
+    settings = settings_file.for_command(args)  # a bad file: the command line says so, with its exit status
     print(f"# from {settings.path or 'the defaults: there is no ' + str(settings_file.default_path())}")
     for key in settings_file.KEYS:
         print(f"{key.name} = {settings_file.toml_value(getattr(settings, key.name))}")
