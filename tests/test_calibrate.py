@@ -433,3 +433,25 @@ def test_calibrate_command_learns_from_a_recording_and_saves(tmp_path, capsys, m
 def test_a_play_area_lies_in_the_picture_is_one_outline_and_holds_the_dice(corners, problem):
     found = play_area_problem(corners, (960, 540), [("white", (100.0, 100.0)), ("red", (700.0, 300.0))])
     assert (found is None) if problem is None else found.startswith(problem)
+
+
+def test_calibrate_says_when_the_camera_sends_nothing_before_asking_for_anything(tmp_path, capsys, monkeypatch):
+    from web.commands import calibrate
+
+    class NoCamera:  # as cv2.VideoCapture is on an index where no webcam answers
+        def __init__(self, index, backend):
+            pass
+
+        def isOpened(self):
+            return False
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", NoCamera)
+    monkeypatch.setattr(calibrate, "FIRST_FRAME_S", 0.5)
+    monkeypatch.setattr("sys.stdin", None)  # nothing may be asked: reading it would fail
+    assert cli.main(["calibrate", "--source", "3", "--calibration", str(tmp_path / "calibration.json")]) == 1
+    captured = capsys.readouterr()
+    assert "Take every die off the table" not in captured.out
+    assert captured.err.startswith("qwixx-table: webcam 3 sent no picture in 0.5 s (") and "no camera answers" in captured.err

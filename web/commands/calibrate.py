@@ -8,9 +8,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 from pathlib import Path
 
 from web.commands.camera_options import add_camera_options, camera_settings
+
+FIRST_FRAME_S = 10.0  # how long a camera may take to send its first picture
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -60,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
     with source:
         if source.live:
             frames = iter(source)
+            if first_frame(source, frames) is None:
+                print(f"qwixx-table: {source.description} sent no picture in {FIRST_FRAME_S:g} s ({source.status})",
+                      file=sys.stderr)
+                return 1
             ask("Take every die off the table, then press Enter.")
             empty = average([next(frames).image for _ in range(FRAMES_AVERAGED)])
             ask("Lay the six dice (two white, red, yellow, green, blue) apart on the tray, top faces up, "
@@ -91,6 +98,17 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"Saved to {path}")
     return 0
+
+
+def first_frame(source, frames):
+    """The camera's first frame, or None when it sends none within FIRST_FRAME_S (it is closed then): a camera that is
+    not there is said before the person is asked to do anything, rather than retried for ever."""
+    closer = threading.Timer(FIRST_FRAME_S, source.close)
+    closer.start()
+    try:
+        return next(frames, None)
+    finally:
+        closer.cancel()
 
 
 def why_not_writable(path: Path) -> str | None:
