@@ -3,7 +3,8 @@
 Writes the unit (ExecStart: this Python, which has qwixx-table installed), a sysusers.d entry for the service's
 own user (in the video group, for the camera) and, if there is none yet, a commented settings file in the
 state directory; then creates the user, reloads systemd and starts the service. `--root DIR` writes the files
-under DIR and runs nothing (for images and tests); `--dry-run` only says what it would do.
+under DIR and enables the service there, running nothing (for an SD-card image, whose first boot makes the user and
+starts it); `--dry-run` only says what it would do.
 """
 from __future__ import annotations
 
@@ -78,6 +79,15 @@ def run(args: argparse.Namespace) -> int:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(content, encoding="utf-8")
             target.chmod(mode)
+    if not real and not args.dry_run:
+        # An image's systemd has not run: the service is enabled as `systemctl enable` would (the link its unit's
+        # WantedBy names); the user is made at its first boot by systemd-sysusers.
+        wants = root / "etc/systemd/system/multi-user.target.wants" / UNIT
+        print(f"link     {wants} -> {FILES[UNIT]}")
+        wants.parent.mkdir(parents=True, exist_ok=True)
+        wants.unlink(missing_ok=True)
+        wants.symlink_to(FILES[UNIT])
+        return 0
     for command in commands(start=not args.no_start):
         line = " ".join(map(shlex.quote, command))
         if not real:
