@@ -115,6 +115,12 @@ def test_a_dealt_card_game_on_two_phones_and_the_table_screen(browser, app, tabl
                                        arg=len(played.cards))
                 assert shown_colours(page, ".last-play") == [f"c-{card.colour}" for card in played.cards]
         check_nothing_hidden_shows(table, pages)
+        # The hands under the names on the table screen: a 10, 11 or 12 on one line, not a 1 over a 0.
+        screen.evaluate("""() => document.querySelector('#scores').append(
+            Qwixx.el('span', { class: 'mini-cards', id: 'wide-numbers' }, [10, 11, 12].map((n) => QwixxCards.card([null, n]))))""")
+        lines = screen.eval_on_selector_all("#wide-numbers .num, #scores .mini-cards .num", """nodes => nodes.map((node) =>
+            Math.round(node.getBoundingClientRect().height / (1.2 * parseFloat(getComputedStyle(node).fontSize))))""")
+        assert lines and set(lines) == {1}, lines
         for seat, player in enumerate(game().players):  # the sheets on the table screen are the referee's
             assert f"{player}" in screen.inner_text("#scores")
             total = pages[player].inner_text(".sheet .total")

@@ -43,6 +43,7 @@ const QwixxCards = (() => {
     if (!g.last_play) return null;
     return el("p", { class: "last-play" }, el("strong", {}, "Last play: "), `${g.last_play.player} played `,
       el("span", { class: "mini-cards" }, g.last_play.cards.map((value) => card(value))),
+      g.last_play.colour ? ` as ${g.last_play.colour}` : "",  // a joker's chosen colour
       ` ${g.last_play.cross.length ? `crossing ${names(g.last_play.cross.map(String))}` : "crossing nothing"}.`);
   }
 
