@@ -33,6 +33,10 @@ def test_json_gives_one_object_per_image_and_errors_do_not_stop_the_rest(tmp_pat
     assert "a folder, not an image" in lines[3]["error"]
     assert str(missing) not in err  # OpenCV is not asked for a file that is not there, so it warns of none
     assert code == 1
+    grey = tmp_path / "grey.png"  # made colour, its dice would be named black or white, surely
+    cv2.imwrite(str(grey), np.full((480, 640), 150, np.uint8))
+    assert cli.main(["read", "--json", str(grey)]) == 1
+    assert json.loads(capfd.readouterr().out)["error"] == "a grey-scale image: the dice's colours cannot be told in it"
 
 
 def test_annotate_writes_a_copy_of_each_image(tmp_path, table_photo, capsys):
@@ -41,6 +45,13 @@ def test_annotate_writes_a_copy_of_each_image(tmp_path, table_photo, capsys):
     written = cv2.imread(str(out / "table.png"))
     assert written is not None and written.shape == (480, 640, 3)
     assert "0 dice" in capsys.readouterr().out
+
+
+def test_annotated_copies_that_cannot_be_written_are_said_so_without_a_traceback(tmp_path, table_photo, capsys):
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("")
+    assert cli.main(["read", str(table_photo), "--annotate", str(in_the_way)]) == 2
+    assert capsys.readouterr().err.startswith(f"qwixx-table read: cannot write the annotated copies to {in_the_way}: ")
 
 
 def test_photos_of_one_name_from_two_folders_are_annotated_apart(tmp_path, capsys):

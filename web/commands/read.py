@@ -34,7 +34,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     reader = DiceReader()
     if args.annotate:
-        args.annotate.mkdir(parents=True, exist_ok=True)
+        try:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # a file in the way, no permission: nothing read, so nothing annotated is lost
+            print(f"qwixx-table read: cannot write the annotated copies to {args.annotate}: "
+                  f"{error.strerror or error}", file=sys.stderr)
+            return 2
     failures = 0
     annotated: set[str] = set()
     for path in args.images:
@@ -54,7 +59,10 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{path}: error: {error}", file=sys.stderr, flush=True)
             continue
         if args.annotate:
-            cv2.imwrite(str(args.annotate / _unused_name(Path(path).stem, annotated)), annotate(image, readings))
+            copy = args.annotate / _unused_name(Path(path).stem, annotated)
+            if not cv2.imwrite(str(copy), annotate(image, readings)):
+                failures += 1
+                print(f"{path}: error: the annotated copy could not be written to {copy}", file=sys.stderr, flush=True)
         if args.json:
             line = {"file": path, "dice": [r.to_json() for r in readings], "ms": round(milliseconds, 1)}
             print(json.dumps(line), flush=True)
@@ -76,8 +84,12 @@ def _load(path: str):
         return None, "a folder, not an image"
     if not file.is_file():
         return None, "no such file"
-    image = cv2.imread(path, cv2.IMREAD_COLOR)
-    return (image, None) if image is not None else (None, "not a readable image")
+    image = cv2.imread(path, cv2.IMREAD_UNCHANGED)
+    if image is None:
+        return None, "not a readable image"
+    if image.ndim == 2 or image.shape[2] == 1:  # made colour, every die would be named black or white with no doubt
+        return None, "a grey-scale image: the dice's colours cannot be told in it"
+    return cv2.imread(path, cv2.IMREAD_COLOR), None
 
 
 def _unused_name(stem: str, used: set[str]) -> str:
