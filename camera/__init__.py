@@ -25,7 +25,8 @@ DEMO_DIR = Path(__file__).resolve().parent / "demo"
 DEMO_VIDEO = DEMO_DIR / "demo.mp4"
 DEMO_TRUTH = DEMO_DIR / "demo.json"
 
-SOURCE_HELP = "picamera, a webcam index (0, 1, ...), a video file, a folder of images, or demo"
+SOURCE_HELP = ("picamera, a webcam index (0, 1, ...), a video file, a folder of images (10 a second, or timed by its "
+               "frames.csv), or demo")
 
 
 def default_source() -> str:

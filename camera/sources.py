@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import logging
+import math
 import re
 import sys
 import threading
@@ -184,24 +185,29 @@ class ImageFolderSource(_PlayedSource):
 
     def _manifest(self) -> list[tuple[float, Path]]:
         timeline = []
-        with open(self.path / MANIFEST, newline="", encoding="utf-8") as handle:
+        # utf-8-sig: a spreadsheet's CSV starts with a byte-order mark, which would be taken into the first column's name.
+        with open(self.path / MANIFEST, newline="", encoding="utf-8-sig") as handle:
             for line, row in enumerate(csv.DictReader(handle), start=2):
                 try:
-                    timeline.append((float(row["t"]), self.path / row["file"]))
+                    t = float(row["t"])
+                    timeline.append((t, self.path / row["file"]))
                 except (KeyError, TypeError, ValueError) as error:
                     raise SourceError(f"{self.path / MANIFEST} line {line}: needs `t,file` columns ({error})") from None
+                if not math.isfinite(t):
+                    raise SourceError(f"{self.path / MANIFEST} line {line}: t must be a number of seconds, not {t}")
         if any(b[0] < a[0] for a, b in zip(timeline, timeline[1:])):
             raise SourceError(f"{self.path / MANIFEST}: timestamps go backwards")
         return timeline
 
     def _timed_frames(self) -> Iterator[Frame]:
-        first_t = self.timeline[0][0]
+        first_t = None  # the first frame delivered is the source's first: a dropped one before it does not count
         for t, file in self.timeline:
             image = cv2.imread(str(file), cv2.IMREAD_COLOR)
             problem = "not a readable image" if image is None else frame_problem(image)
             if problem:
                 self._drop(f"{file.name}: {problem}")
                 continue
+            first_t = t if first_t is None else first_t
             yield Frame(t - first_t, image)
 
 

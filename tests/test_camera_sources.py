@@ -69,11 +69,20 @@ def test_image_folder_in_natural_order_with_manifest_and_unreadable_files(tmp_pa
     with open_source(str(tmp_path)) as source:
         frames = list(source)
     assert [f.t for f in frames] == [0.0, 2.25]
+    # saved by a spreadsheet (a byte-order mark first), its first row a frame that is dropped: t counts from the
+    # first frame delivered
+    (tmp_path / "frames.csv").write_text("t,file\n4.0,frame5.png\n5.0,frame1.png\n7.25,frame10.png\n",
+                                         encoding="utf-8-sig")
+    with open_source(str(tmp_path)) as source:
+        assert [f.t for f in source] == [0.0, 2.25]
 
 
 def test_bad_manifest_and_missing_paths_are_clear_errors(tmp_path):
     (tmp_path / "frames.csv").write_text("time,name\n1,a.png\n")
     with pytest.raises(SourceError, match="t,file"):
+        open_source(str(tmp_path))
+    (tmp_path / "frames.csv").write_text("t,file\nnan,a.png\n")  # float() takes it; no JSON does
+    with pytest.raises(SourceError, match="line 2: t must be a number of seconds, not nan"):
         open_source(str(tmp_path))
     with pytest.raises(SourceError, match="no such source"):
         open_source(str(tmp_path / "nowhere"))
