@@ -43,6 +43,16 @@ def test_watch_with_colours_closed_leaves_their_dice_out(capsys):
         assert all(d["colour"] != "blue" for d in line["dice"])
 
 
+def test_a_closed_colours_die_left_unread_on_the_table_is_not_taken_for_a_die_in_play(capsys):
+    # At 6.4 s the film's yellow die shows no pips. With yellow closed, it was named a third white die (the roll
+    # holds no yellow one), and the roll sent back for a white die too many: it is left out, and the roll stands.
+    assert cli.main(["watch", "--source", str(FILM), "--json", "--colours", "red,green,blue"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    [at_rest] = [line for line in lines if line["event"] != "roll-started" and 6.3 < line["t"] < 6.5]
+    assert at_rest["event"] == "roll-settled" and at_rest["white"] == [2, 3]
+    assert at_rest["colours"] == {"red": 1, "green": 2, "blue": 1}
+
+
 def test_watch_prints_readable_lines_without_json(capsys):
     assert cli.main(["watch", "--source", str(FILM)]) == 0
     out = capsys.readouterr().out.splitlines()
