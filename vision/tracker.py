@@ -318,13 +318,17 @@ class RollTracker:
         self.frames_read += 1
         # The dice in play are one roll of a known set: the reader names their colours together.
         in_play = {colour: QWIXX_ROLL[colour] for colour in ("white",) + self._colours_in_play}
+
+        def dice_in_play(dice_set: dict[str, int]) -> list[DieReading]:
+            return [r for r in self.read_dice(image, self._frame_calibration, dice_set) if r.colour in in_play]
+
         try:
-            readings = [r for r in self.read_dice(image, self._frame_calibration, in_play) if r.colour in in_play]
+            readings = dice_in_play(in_play)
             named = Counter(r.colour for r in readings)
             if len(in_play) < len(QWIXX_ROLL) and any(named[colour] > count for colour, count in in_play.items()):
                 # A closed colour's die left on the table, named as a colour in play for want of its own (a yellow
                 # die unread, taken for a third white one): read as the whole set, it is named and left out.
-                readings = [r for r in self.read_dice(image, self._frame_calibration, QWIXX_ROLL) if r.colour in in_play]
+                readings = dice_in_play(QWIXX_ROLL)
         except Exception as error:  # a broken frame must never stop the table
             log.warning("reader failed on a frame: %s", error)
             return None

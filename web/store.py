@@ -254,11 +254,11 @@ class Store:
                           "WHERE finished IS NOT NULL ORDER BY finished DESC")
         return [self._stored_game(row, []) for row in rows]
 
-    def abandon_game(self, game_id: int, result: dict | None = None, now: float | None = None) -> None:
+    def abandon_game(self, game_id: int, result: dict | None = None) -> None:
         """A game ended by the host before its end: kept, but no longer the game in progress. With its `result` so far
         (a game that was played at all) it ends now and is listed among the ended games."""
         with self._writing() as db:
-            self._abandon(db, game_id, result, time.time() if now is None else now)
+            self._abandon(db, game_id, result, time.time())
 
     @staticmethod
     def _abandon(db, game_id: int, result: dict | None, now: float) -> None:
