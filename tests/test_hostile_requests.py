@@ -23,7 +23,7 @@ from web.app import create_app
 from web.auth import HOST_COOKIE, SEAT_COOKIE
 
 # Endpoints a phone without the host PIN may use (with its own seat); every other one is the host's.
-PLAYER_ENDPOINTS = {"api.join", "api.act", "api.retract", "api.why", "api.options", "api.host"}
+PLAYER_ENDPOINTS = {"api.join", "api.act", "api.retract", "api.why", "api.options", "api.host", "api.host_lock"}
 SEAT_ENDPOINTS = {"api.act", "api.retract", "api.why", "api.options"}
 FIELD_NAMES = ["players", "variant", "starter", "timer", "match", "pin", "person", "seat", "action", "colour", "number",
                "white", "red", "yellow", "green", "blue", "value", "format", "turns", "roll", "games", "tags", "dice",
@@ -103,7 +103,10 @@ class TableUnderTest:
         if session is None or session.over or session.kind != self.kind:
             self.new_game()
         # Hostile guessing of the PIN pauses PIN entry; the property tests more than that, so it is lifted.
-        self.table.pin_guard._paused_until = 0.0
+        self.table.pin_guard._paused_until.clear()
+        cookie = self.host.get_cookie(HOST_COOKIE)
+        if cookie is None or not self.table.is_host_token(cookie.value):  # the host locked this browser
+            assert self.host.post("/api/host", json={"pin": PIN}).status_code == 200
 
     def stored(self) -> dict:
         with self.table.store._lock:
@@ -350,3 +353,21 @@ def test_no_token_ever_reaches_a_log(tmp_path, caplog):
     assert not any(token in caplog.text for token in tokens)
     stored = b"".join(path.read_bytes() for path in table.folder.glob("qwixx.sqlite*"))
     assert not any(token.encode() in stored for token in tokens)
+
+
+def test_serve_refuses_a_body_over_the_limit_before_reading_it(tmp_path):
+    """Else waitress takes in up to 1 GB, into a file, before the app's 413: a stranger could fill the Pi's card."""
+    import socket
+
+    from tests.serve_process import Server
+
+    server = Server(tmp_path)
+    server.start()
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as connection:
+            connection.sendall(b"POST /api/records HTTP/1.1\r\nHost: table\r\nContent-Type: application/json\r\n"
+                               b"Content-Length: 67108864\r\n\r\n{")  # 64 MiB announced, one byte sent
+            answer = connection.recv(4096)
+    finally:
+        server.stop()
+    assert answer.startswith(b"HTTP/1.1 413"), answer

@@ -3,11 +3,13 @@ change nothing."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
 from tests.web_helpers import PIN, ROLL, phone, public_state, start_game
 from web.app import create_app
+from web.auth import HOST_COOKIE, HOST_LOGIN_S
 
 
 def play_white_sum(app, host):
@@ -80,6 +82,50 @@ def test_a_seat_already_taken_needs_the_host_to_move(app, host, table):
     assert first.get("/api/me").json["seats"] == []  # the old phone lost the seat
 
 
+def test_a_phone_takes_a_second_person_only_with_the_host(app, host, table):
+    """Else one phone could take everyone who has not joined yet, and see their held decisions."""
+    start_game(host)
+    bob = phone(app, 1)
+    response = bob.post("/api/join", json={"person": 2})
+    assert response.status_code == 409 and response.json["error"] == "phone-taken"
+    assert "already plays Bob" in response.json["message"]
+    assert bob.get("/api/me").json["seats"] == [1] and table.store.joined_people(table.session.game_id) == {1}
+    assert bob.post("/api/join", json={"person": 1}).status_code == 200  # its own person again: nothing to approve
+    approved = bob.post("/api/join", json={"person": 2, "pin": PIN})
+    assert approved.status_code == 200 and approved.json["seats"] == [1, 2]
+
+
+def test_the_pin_typed_to_move_a_player_approves_that_move_alone(app, host, table):
+    start_game(host)
+    old = phone(app, 0)
+    new = app.test_client()
+    wrong = new.post("/api/join", json={"person": 0, "pin": "000000"})
+    assert wrong.status_code == 403 and wrong.json["error"] == "wrong-pin"
+    assert old.get("/api/me").json["seats"] == [0]
+    moved = new.post("/api/join", json={"person": 0, "pin": PIN})
+    assert moved.status_code == 200 and moved.json["seats"] == [0] and moved.json["host"] is False
+    assert old.get("/api/me").json["seats"] == []
+    assert new.get("/api/me").json["host"] is False
+    assert new.post("/api/undo").json["error"] == "host-only"
+
+
+def test_a_host_browser_locks_its_host_controls(app, host, table):
+    assert table.state()["host_unlocked"] is True
+    response = host.post("/api/host/lock")
+    assert response.status_code == 200 and host.get_cookie(HOST_COOKIE) is None
+    assert host.get("/api/me").json["host"] is False
+    assert host.post("/api/games", json={"players": ["Ann", "Bob"]}).json["error"] == "host-only"
+    assert table.state()["host_unlocked"] is False  # the device's own table screen shows the PIN again
+
+
+def test_a_host_login_lasts_an_evening(app, host, table):
+    token = host.get_cookie(HOST_COOKIE).value
+    assert table.is_host_token(token)
+    table.clock = lambda: time.time() + HOST_LOGIN_S + 1
+    assert not table.is_host_token(token) and table.state()["host_unlocked"] is False
+    assert host.get("/api/me").json["host"] is False
+
+
 def test_an_illegal_mark_names_the_rule_and_changes_nothing(app, host, table):
     ann, bob, cy = play_white_sum(app, host)
     before = public_state(table)
@@ -148,12 +194,16 @@ def test_setup_and_host_actions_need_the_pin(app, table):
     assert table.session is None
 
 
-def test_wrong_pins_pause_pin_entry(app):
-    client = app.test_client()
+def test_wrong_pins_pause_pin_entry_from_that_device_alone(app):
+    guesser = app.test_client()
     for _ in range(5):
-        assert client.post("/api/host", json={"pin": "111111"}).status_code == 403
-    response = client.post("/api/host", json={"pin": PIN})
+        assert guesser.post("/api/host", json={"pin": "111111"}).status_code == 403
+    response = guesser.post("/api/host", json={"pin": PIN})
     assert response.status_code == 429 and "try again" in response.json["message"]
+    # A stranger's wrong PINs do not keep the host out.
+    host_phone = app.test_client()
+    host_phone.environ_base["REMOTE_ADDR"] = "192.168.1.20"
+    assert host_phone.post("/api/host", json={"pin": PIN}).status_code == 200
 
 
 def test_the_pin_is_made_once_and_kept(tmp_path):

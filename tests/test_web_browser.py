@@ -456,13 +456,16 @@ def test_a_player_moves_to_another_phone_with_the_host_pin_and_the_old_phone_let
         old.click("#join-0")
         old.wait_for_selector("#pass")
         new.goto(address + "/")
-        new.on("dialog", lambda dialog: dialog.accept())  # "Ann already plays on another phone. Move Ann ...?"
         new.wait_for_selector("#join-0 >> text=on another phone")
         new.click("#join-0")
-        unlock_host(new, PIN)  # the PIN is asked for at once
+        new.wait_for_selector("#host-dialog-title >> text=Move Ann to this phone?")
+        unlock_host(new, PIN)  # the host approves the move on the new phone
         new.wait_for_selector("#pass")
         old.wait_for_selector("#join-0")  # back to the names: Ann plays on the new phone now
         assert old.query_selector("#pass") is None
+        # The PIN approved the move alone: Ann's new phone is not the host's.
+        assert new.evaluate("fetch('/api/me').then((answer) => answer.json())")["host"] is False
+        assert "unlocked" not in new.get_attribute("#host-button", "class")
     for page in phones:
         page.context.close()
 
@@ -476,8 +479,28 @@ def test_host_controls_stay_unlocked_when_an_older_question_is_answered_after_th
         unlock_host(page, PIN)
         page.wait_for_selector("#host-button.unlocked")
         questions.answer_late()
-        assert page.get_attribute("#host-button", "aria-label") == "Host controls unlocked"
+        assert page.get_attribute("#host-button", "aria-label") == "Host controls unlocked: lock them"
     page.close()
+
+
+def test_the_table_screen_shows_the_pin_until_a_host_unlocks_and_the_host_can_lock_again(browser, app, address):
+    screen = browser.new_page(viewport={"width": 1280, "height": 800})  # the device's own screen (loopback)
+    host_page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    with screenshots_on_failure({"screen": screen, "host": host_page}, "pin-shown"):
+        screen.goto(address + "/table")
+        screen.wait_for_selector("#pin-line >> text=" + PIN)
+        host_page.goto(address + "/table")
+        host_page.click("#host-button")
+        unlock_host(host_page, PIN)
+        host_page.wait_for_selector("#host-button.unlocked")
+        screen.wait_for_selector("#pin-line", state="hidden")  # every player sees that screen
+        host_page.on("dialog", lambda dialog: dialog.accept())  # "Lock the host controls on this browser? ..."
+        host_page.click("#host-button")
+        host_page.wait_for_selector("#host-button:not(.unlocked)")
+        assert host_page.evaluate("fetch('/api/me').then((answer) => answer.json())")["host"] is False
+        screen.wait_for_selector("#pin-line >> text=" + PIN)  # no host browser left: the host needs it again
+    screen.close()
+    host_page.context.close()
 
 
 def test_the_table_screen_outlines_and_names_each_die(browser, app, table, address):

@@ -57,3 +57,16 @@ def test_streams_beyond_the_limit_are_refused_so_other_requests_still_get_thread
     first.close()
     live.stream()
     second.close()
+
+
+def test_one_device_may_hold_only_its_share_of_the_streams():
+    """Else one device on the Wi-Fi, opening streams on purpose, would cut every other page off."""
+    live = Broadcaster(max_streams=6, max_per_address=2)
+    first, second = live.stream("192.168.1.20"), live.stream("192.168.1.20")
+    with pytest.raises(TooManyStreams, match="this device"):
+        live.stream("192.168.1.20")
+    others = [live.stream("192.168.1.21"), live.stream(None), live.stream(None)]
+    first.close()
+    live.stream("192.168.1.20")
+    for stream in (second, *others):
+        stream.close()

@@ -84,7 +84,8 @@ def state():
 @bp.get("/events")
 def events():
     try:
-        stream = table().live.stream()
+        # The device's own screens (loopback) are not held to one device's share: only the network is a stranger.
+        stream = table().live.stream(None if auth.request_is_local() else request.remote_addr)
     except TooManyStreams as error:
         raise ApiError(503, "too-many-pages", f"Too many pages are open ({error}): close one and reload.") from None
     return Response(stream, mimetype="text/event-stream",
@@ -110,9 +111,21 @@ def me():
 @bp.post("/host")
 def host_login():
     pin = body({"pin": text(12, r"[0-9]+")})["pin"]
-    token = table().host_login(pin)
+    token = table().host_login(pin, request.remote_addr)
     response = jsonify(host=True)
-    auth.set_token_cookie(response, auth.HOST_COOKIE, token)
+    auth.set_token_cookie(response, auth.HOST_COOKIE, token, auth.HOST_LOGIN_S)
+    return response
+
+
+@bp.post("/host/lock")
+def host_lock():
+    """This browser's host controls locked again (signed out as host)."""
+    empty_body()
+    token = request.cookies.get(auth.HOST_COOKIE)
+    if token:
+        table().host_lock(token)
+    response = jsonify(host=False)
+    response.delete_cookie(auth.HOST_COOKIE, httponly=True, samesite="Strict")
     return response
 
 
@@ -285,8 +298,10 @@ def calibration_cancel():
 
 @bp.post("/join")
 def join():
-    person = body({"person": integer(0, 2 * MAX_SEATS - 1)})["person"]
-    token = table().join(person, auth.seat_token(), auth.is_host())
+    data = body({"person": integer(0, 2 * MAX_SEATS - 1)}, {"pin": text(12, r"[0-9]+")})
+    if "pin" in data:  # the host approves this move alone, typing the PIN on this phone
+        table().pin_guard.check(data["pin"], request.remote_addr)
+    token = table().join(data["person"], auth.seat_token(), auth.is_host() or "pin" in data)
     response = jsonify({**table().me(token), "host": auth.is_host()})
     auth.set_token_cookie(response, auth.SEAT_COOKIE, token)
     return response

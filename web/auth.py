@@ -2,9 +2,13 @@
 
 - Joining a seat gives the phone a random token in an HttpOnly cookie; the database keeps only its hash.
   A request acts for a seat only when its token holds that seat.
-- Host actions need a host token, given for the host PIN. The PIN is printed on the console at start and
-  shown on the table screen to the device's own display (loopback) and to browsers already unlocked.
-  Wrong PINs are counted: after a few, PIN entry pauses, so six digits cannot be guessed over the network.
+- Host actions need a host token, given for the host PIN and good for HOST_LOGIN_S or until locked. The PIN is
+  printed on the console at start and shown on the table screen to browsers unlocked as host, and to the device's
+  own display (loopback) while no browser is (the page hides it once one is).
+- A phone moves to a person another phone plays, or plays a second person, only with the host's approval: a host
+  browser, or the PIN typed for that move alone (which unlocks nothing).
+- Wrong PINs are counted per address: after a few, PIN entry pauses for that address, so six digits cannot be
+  guessed over the network, and a stranger's wrong PINs do not keep the host out.
 - Tokens travel only in cookies (never in addresses, so never in logs or browser history).
 """
 from __future__ import annotations
@@ -21,6 +25,9 @@ from web.validate import ApiError
 SEAT_COOKIE = "qwixx_seat"
 HOST_COOKIE = "qwixx_host"
 COOKIE_AGE_S = 30 * 24 * 3600
+# A host login lasts an evening, unless locked sooner: a phone unlocked once (say, to move a player to it) does not
+# stay host for good.
+HOST_LOGIN_S = 12 * 3600
 
 
 def new_token() -> str:
@@ -32,7 +39,8 @@ def new_pin() -> str:
 
 
 class PinGuard:
-    """Counts wrong PINs; after `allowed` in a row, refuses every try for `pause_s` seconds."""
+    """Counts wrong PINs from each address; after `allowed` in a row from one, refuses its tries for `pause_s`
+    seconds. Counted per address so that a stranger typing wrong PINs cannot keep the host out."""
 
     def __init__(self, pin: str, allowed: int = 5, pause_s: float = 60.0, clock=time.monotonic) -> None:
         self.pin = pin
@@ -40,27 +48,28 @@ class PinGuard:
         self.pause_s = pause_s
         self._clock = clock
         self._lock = threading.Lock()
-        self._wrong = 0
-        self._paused_until = 0.0
+        self._wrong: dict[str, int] = {}
+        self._paused_until: dict[str, float] = {}
 
-    def check(self, pin: str) -> None:
+    def check(self, pin: str, address: str) -> None:
         with self._lock:
-            wait = self._paused_until - self._clock()
+            wait = self._paused_until.get(address, 0.0) - self._clock()
             if wait > 0:
                 raise ApiError(429, "pin-paused", f"Too many wrong PINs: try again in {int(wait) + 1} seconds.")
+            self._paused_until.pop(address, None)
             if hmac.compare_digest(pin.encode(), self.pin.encode()):
-                self._wrong = 0
+                self._wrong.pop(address, None)
                 return
-            self._wrong += 1
-            if self._wrong >= self.allowed:
-                self._wrong = 0
-                self._paused_until = self._clock() + self.pause_s
+            self._wrong[address] = self._wrong.get(address, 0) + 1
+            if self._wrong[address] >= self.allowed:
+                del self._wrong[address]
+                self._paused_until[address] = self._clock() + self.pause_s
             raise ApiError(403, "wrong-pin", "That is not the host PIN: it is shown on the table screen and the console.")
 
 
-def set_token_cookie(response, name: str, token: str) -> None:
+def set_token_cookie(response, name: str, token: str, max_age: int = COOKIE_AGE_S) -> None:
     # SameSite=Strict: another site cannot make a player's browser act at this table.
-    response.set_cookie(name, token, max_age=COOKIE_AGE_S, httponly=True, samesite="Strict")
+    response.set_cookie(name, token, max_age=max_age, httponly=True, samesite="Strict")
 
 
 def request_is_local() -> bool:
@@ -69,7 +78,7 @@ def request_is_local() -> bool:
 
 def is_host() -> bool:
     token = request.cookies.get(HOST_COOKIE)
-    return bool(token) and current_app.extensions["qwixx"].store.is_host_token(token)
+    return bool(token) and current_app.extensions["qwixx"].is_host_token(token)
 
 
 def require_host() -> None:

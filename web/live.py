@@ -17,15 +17,19 @@ class TooManyStreams(RuntimeError):
 
 
 class Broadcaster:
-    def __init__(self, max_streams: int = 24, keepalive_s: float = 15.0) -> None:
+    def __init__(self, max_streams: int = 24, max_per_address: int = 8, keepalive_s: float = 15.0) -> None:
         # Each open stream holds one server thread: past this many, new streams are refused so that the
-        # remaining threads keep answering ordinary requests.
+        # remaining threads keep answering ordinary requests. One address may hold only some of them, so that
+        # one device (a phone with many tabs, or someone on the Wi-Fi opening streams on purpose) cannot take
+        # every place and cut the other pages off.
         self.max_streams = max_streams
+        self.max_per_address = max_per_address
         self.keepalive_s = keepalive_s
         self._changed = threading.Condition()
         self._version = 0
         self._data = "{}"
         self._streams = 0
+        self._by_address: dict[str, int] = {}
         self._closed = False
 
     @property
@@ -53,18 +57,25 @@ class Broadcaster:
             while self._streams and time.monotonic() < deadline:
                 self._changed.wait(0.05)
 
-    def stream(self) -> Iterator[str]:
-        """Server-Sent Events: the current state at once, then each newer one, and a comment line every
-        `keepalive_s` so that a page that went away is noticed (the write fails) and its thread freed."""
+    def stream(self, address: str | None = None) -> Iterator[str]:
+        """Server-Sent Events for a page at `address` (None: not held to one address's share): the current state at
+        once, then each newer one, and a comment line every `keepalive_s` so that a page that went away is noticed
+        (the write fails) and its thread freed."""
         with self._changed:
             if self._streams >= self.max_streams:
                 raise TooManyStreams(f"{self._streams} pages are already connected")
+            if address is not None and self._by_address.get(address, 0) >= self.max_per_address:
+                raise TooManyStreams(f"this device already has {self.max_per_address} pages connected")
             self._streams += 1
-        return _Stream(self._events(), self._release)
+            self._by_address[address] = self._by_address.get(address, 0) + 1
+        return _Stream(self._events(), lambda: self._release(address))
 
-    def _release(self) -> None:
+    def _release(self, address: str | None) -> None:
         with self._changed:
             self._streams -= 1
+            self._by_address[address] -= 1
+            if not self._by_address[address]:
+                del self._by_address[address]
             self._changed.notify_all()
 
     def _events(self) -> Iterator[str]:

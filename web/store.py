@@ -284,9 +284,8 @@ class Store:
     def joined_people(self, game_id: int) -> set[int]:
         return {row[0] for row in self._read("SELECT person FROM seat_tokens WHERE game_id = ?", (game_id,))}
 
-    def add_host_token(self, token: str, now: float | None = None) -> None:
-        self._write("INSERT INTO host_tokens (token_hash, created) VALUES (?, ?)",
-                    (token_hash(token), time.time() if now is None else now))
+    def add_host_token(self, token: str, now: float) -> None:
+        self._write("INSERT INTO host_tokens (token_hash, created) VALUES (?, ?)", (token_hash(token), now))
 
     def replace_host_pin(self, pin: str) -> None:
         """A new host PIN; the browsers unlocked with the old one are signed out."""
@@ -294,5 +293,13 @@ class Store:
             db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('host_pin', ?)", (pin,))
             db.execute("DELETE FROM host_tokens")
 
-    def is_host_token(self, token: str) -> bool:
-        return bool(self._read("SELECT 1 FROM host_tokens WHERE token_hash = ?", (token_hash(token),)))
+    def is_host_token(self, token: str, since: float) -> bool:
+        """Whether `token` unlocked host controls at `since` or later and was not locked since."""
+        return bool(self._read("SELECT 1 FROM host_tokens WHERE token_hash = ? AND created >= ?",
+                               (token_hash(token), since)))
+
+    def remove_host_token(self, token: str) -> None:
+        self._write("DELETE FROM host_tokens WHERE token_hash = ?", (token_hash(token),))
+
+    def any_host_token(self, since: float) -> bool:
+        return bool(self._read("SELECT 1 FROM host_tokens WHERE created >= ? LIMIT 1", (since,)))

@@ -18,7 +18,7 @@ from referee import Record, ReplayError, RuleError
 from referee.cards import Card
 from referee.cards import record as cards_record
 from referee.cards.record import FORMAT as CARDS_FORMAT
-from web.auth import PinGuard, new_pin, new_token
+from web.auth import HOST_LOGIN_S, PinGuard, new_pin, new_token
 from web.live import Broadcaster
 from web.card_session import new_seed
 from web.session import Session, Setup, Sitting, open_session
@@ -109,6 +109,7 @@ class Table:
                 "timer": {"seconds": session.setup.timer, "ends_at": self._deadline} if self._deadline else None,
                 "game": session.to_json(joined) if session else None,
                 "phones_moved": self.phones_moved,
+                "host_unlocked": self.store.any_host_token(self.clock() - HOST_LOGIN_S),
             }
 
     def tell(self, notice: str | None) -> None:
@@ -176,17 +177,23 @@ class Table:
 
     # ----- seats --------------------------------------------------------------------------------------------
 
-    def join(self, person: int, token: str | None, as_host: bool) -> str:
-        """Give this phone `person`'s seats; returns the phone's token (a new one if it had none)."""
+    def join(self, person: int, token: str | None, host_approves: bool) -> str:
+        """Give this phone `person`'s seats; returns the phone's token (a new one if it had none). Taking a person
+        another phone plays, or a second person, needs the host's approval: otherwise any phone could take everyone
+        who has not joined yet, and see their held decisions or their card hand."""
         with self._lock:
             session = self._require_session()
             if not 0 <= person < len(session.people):
                 raise ApiError(400, "bad-request", f"person must be between 0 and {len(session.people) - 1}.")
-            mine = token is not None and person in self.store.people_of_token(token, session.game_id)
-            moved = not mine and person in self.store.joined_people(session.game_id)
-            if moved and not as_host:
-                raise ApiError(409, "seat-taken", f"{session.people[person]} already plays on another phone. "
-                                                  "The host can move them to this one.")
+            already = self.store.people_of_token(token, session.game_id) if token else []
+            moved = person not in already and person in self.store.joined_people(session.game_id)
+            if not host_approves:
+                if moved:
+                    raise ApiError(409, "seat-taken", f"{session.people[person]} already plays on another phone. "
+                                                      "The host can move them to this one.")
+                if already and person not in already:
+                    raise ApiError(409, "phone-taken", f"This phone already plays {session.people[already[0]]}. "
+                                                       "The host can give it another person as well.")
             token = token or new_token()
             self.store.add_seat_token(token, session.game_id, person)
             self.phones_moved += moved
@@ -540,11 +547,19 @@ class Table:
 
     # ----- host ---------------------------------------------------------------------------------------------
 
-    def host_login(self, pin: str) -> str:
-        self.pin_guard.check(pin)
+    def host_login(self, pin: str, address: str) -> str:
+        self.pin_guard.check(pin, address)
         token = new_token()
-        self.store.add_host_token(token)
+        self.store.add_host_token(token, self.clock())
+        self.publish()  # the device's own table screen hides the PIN from now on
         return token
+
+    def host_lock(self, token: str) -> None:
+        self.store.remove_host_token(token)
+        self.publish()
+
+    def is_host_token(self, token: str) -> bool:
+        return self.store.is_host_token(token, self.clock() - HOST_LOGIN_S)
 
 
 def _quiet_step(entry: dict) -> str:

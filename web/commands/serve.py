@@ -159,8 +159,11 @@ def run(args: argparse.Namespace) -> int:
         # A live page's stream never ends, and waitress keeps everything written to a response's buffer until
         # the buffer reaches outbuf_high_watermark (16 MB by default, waitress issue #265): 16 MB per open page.
         # A small watermark makes it start a fresh buffer (and free the old one) every 256 KB.
+        # max_request_body_size: a body over the app's limit is refused before it is read (waitress would take in
+        # up to 1 GB, into a file, before the app's 413).
         server = create_server(app, host=settings.host, port=settings.port, threads=app.config["MAX_STREAMS"] + 8,
-                               ident="qwixx-table", outbuf_high_watermark=STREAM_BUFFER_BYTES)
+                               ident="qwixx-table", outbuf_high_watermark=STREAM_BUFFER_BYTES,
+                               max_request_body_size=app.config["MAX_CONTENT_LENGTH"])
     except OSError as error:
         print(f"qwixx-table: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
         return 1

@@ -178,35 +178,55 @@ const Qwixx = (() => {
   }
 
   /* ----- host PIN ----- */
+  // The PIN dialog either unlocks host controls in this browser, or approves one request alone (`approve`, given
+  // the PIN: moving a player to this phone), which leaves this browser as it was.
   let hostWaiters = [];
+  let approve = null;
+  let unlockText = null;  // the dialog's words for unlocking, as the page gives them
   function initHost() {
     const dialog = $("#host-dialog");
-    const button = $("#host-button");
     const form = $("#host-form");
     const error = $("#host-error");
-    button.addEventListener("click", () => openHost());
+    $("#host-button").addEventListener("click", () => (isHost ? lockHost() : openHost()));
     $("#host-cancel").addEventListener("click", () => { dialog.close(); settleHost(false); });
     dialog.addEventListener("cancel", () => settleHost(false));
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      const pin = $("#host-pin").value.trim();
       try {
-        await api("/api/host", { pin: $("#host-pin").value.trim() });
+        const result = approve ? await approve(pin) : await api("/api/host", { pin });
         $("#host-pin").value = "";
         dialog.close();
-        setHost(true);
-        settleHost(true);
+        if (!approve) setHost(true);
+        settleHost(result);
       } catch (failure) {
         error.textContent = failure.message;
       }
     });
   }
-  function openHost() {
+  /* Ask for the host PIN; resolves to false if cancelled, else to what `approving` returned for it (true when
+     the PIN unlocked this browser). */
+  function openHost(approving = null, title = "Unlock host controls", text = null) {
+    approve = approving;
+    unlockText = unlockText || $("#host-dialog-text").textContent;
+    $("#host-dialog-title").textContent = title;
+    $("#host-dialog-text").textContent = text || unlockText;
+    $("#host-submit").textContent = approving ? "Approve" : "Unlock";
     $("#host-error").textContent = "";
     $("#host-dialog").showModal();
     $("#host-pin").focus();
     return new Promise((resolve) => hostWaiters.push(resolve));
   }
-  function settleHost(ok) { hostWaiters.forEach((resolve) => resolve(ok)); hostWaiters = []; }
+  function settleHost(result) { hostWaiters.forEach((resolve) => resolve(result)); hostWaiters = []; }
+  async function lockHost() {
+    if (!confirm("Lock the host controls on this browser? Unlocking them again needs the host PIN.")) return;
+    try {
+      await api("/api/host/lock", {});
+      setHost(false);
+    } catch (failure) {
+      toast(failure.message);
+    }
+  }
   let isHost = false;
   let hostChanges = 0;
   const hostListeners = [];
@@ -215,7 +235,7 @@ const Qwixx = (() => {
     hostChanges++;
     const button = $("#host-button");
     button.classList.toggle("unlocked", value);
-    button.setAttribute("aria-label", value ? "Host controls unlocked" : "Unlock host controls");
+    button.setAttribute("aria-label", value ? "Host controls unlocked: lock them" : "Unlock host controls");
     hostListeners.forEach((listener) => listener(value));
   }
   /* Run a host action; if the browser is not unlocked yet, ask for the PIN first and try again. */

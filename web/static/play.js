@@ -97,12 +97,16 @@
   }
 
   async function join(index, person) {
-    if (person.joined && !Qwixx.isHost) {
-      if (!confirm(`${person.name} already plays on another phone. Move ${person.name} to this phone? The host types the PIN.`)) return;
-      if (!(await Qwixx.openHost())) return;
-    }
     try {
-      me = await api("/api/join", { person: index });
+      if (person.joined && !Qwixx.isHost) {
+        // The host approves this move alone: typing the PIN here does not make this phone the host's.
+        const moved = await Qwixx.openHost((pin) => api("/api/join", { person: index, pin }), `Move ${person.name} to this phone?`,
+          `${person.name} plays on another phone now. The host types the PIN to move ${person.name} here; that phone then goes back to the names.`);
+        if (!moved) return;
+        me = moved;
+      } else {
+        me = await api("/api/join", { person: index });
+      }
       meAsked++;  // an answer to a question asked before the join, still on its way, is older than this one
       chosenSeat = me.seats[0];
       render();

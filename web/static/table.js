@@ -32,7 +32,7 @@
     news.forEach((item) => announce(item.text, toggle.checked && item.speech));
     announceFreeRoll();
   });
-  Qwixx.onHost(() => state && keepingFocus(renderHostTools));
+  Qwixx.onHost(() => state && keepingFocus(() => { showPin(); renderHostTools(); }));
   Qwixx.startTimer(() => state, "#timer");
 
   function render() {
@@ -47,10 +47,18 @@
     renderCamera(cards ? { ...state.camera, state: "off", message: "" } : state.camera, cards);
     renderStatus(game);
     renderScores(game);
+    showPin();
     renderHostTools();
     const news = game ? game.news.slice().reverse().slice(0, 6) : [];
     $("#news").replaceChildren(...(news.length ? news.map((item) => el("li", {}, item.text))
       : [el("li", { class: "hint" }, "Nothing yet.")]));
+  }
+
+  /* The PIN (in the page only for the device's own screen and host browsers) shows on a screen every player sees
+     only until the host unlocks a browser; a host browser keeps showing it, to approve a player's move. */
+  function showPin() {
+    const line = $("#pin-line");
+    if (line) line.hidden = state.host_unlocked && !Qwixx.isHost;
   }
 
   /* ----- the camera view: the picture and the dice outlines in one SVG, zoomed onto the dice once they rest ----- */
