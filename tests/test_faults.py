@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
 import sqlite3
 import threading
@@ -325,6 +326,63 @@ def test_a_read_only_database_is_not_mistaken_for_a_damaged_one(tmp_path, monkey
     with pytest.raises(StorageError, match="cannot be used .*check that its folder exists"):
         Store(str(database))
     assert database.exists() and not list(tmp_path.glob("*.damaged-*"))  # nothing moved aside
+
+
+def test_a_games_file_deleted_while_the_table_runs_is_written_again_with_every_game(app, host, table, database):
+    """SQLite goes on writing to a deleted file it holds open: every action after the delete was acknowledged and
+    then lost at the next start."""
+    start_game(host)
+    host.post("/api/dice", json=ROLL)
+    for suffix in ("", "-wal", "-shm"):
+        os.remove(database + suffix)
+    assert host.post("/api/act", json={"seat": 1, "action": "pass"}).status_code == 200
+    before = public_state(table)
+    table.store.close()
+    resumed = create_app({"TESTING": True, "DATABASE": database, "HOST_PIN": PIN}).extensions["qwixx"]
+    assert public_state(resumed)["game"] == before["game"] and resumed.pin == PIN
+
+
+def test_a_games_file_replaced_while_the_table_runs_is_not_written_over(app, host, table, database, tmp_path):
+    start_game(host)
+    os.replace(database, tmp_path / "moved.sqlite")
+    (tmp_path / "qwixx.sqlite").write_bytes(b"someone else's file")
+    response = host.post("/api/dice", json=ROLL)
+    assert response.status_code == 503 and "was replaced" in response.json["message"]
+    assert (tmp_path / "qwixx.sqlite").read_bytes() == b"someone else's file"
+
+
+def test_a_database_a_newer_version_wrote_is_left_as_it_is(tmp_path):
+    database = tmp_path / "qwixx.sqlite"
+    Store(str(database)).close()
+    with sqlite3.connect(database) as db:
+        db.execute("PRAGMA user_version = 2")
+    written = database.read_bytes()
+    with pytest.raises(StorageError, match="newer qwixx-table"):
+        Store(str(database))
+    assert database.read_bytes() == written and not list(tmp_path.glob("*.damaged-*"))
+
+
+def test_a_second_serve_on_the_same_games_file_is_refused_before_it_changes_anything(server, tmp_path):
+    host = server.host()
+    host.post("/api/games", {"players": PLAYERS, "starter": 0})
+    settings = tmp_path / "settings.toml"
+    settings.write_text('host_pin = "9876"\n')
+    second = Server(tmp_path, args=("--config", str(settings)))
+    with pytest.raises(AssertionError, match="another qwixx-table is serving from it"):
+        second.start()
+    assert host.post("/api/dice", ROLL)["game"]["phase"] == "white"  # the first one's host is still the host
+
+
+def test_a_game_the_host_ended_stays_off_the_table_after_a_restart(app, host, table, database):
+    start_game(host, players=["Ann", "Bob"])
+    while not table.session.finished:  # everyone passes: each roller takes a penalty, up to a fourth
+        host.post("/api/dice", json=ROLL)
+        while table.session.deciding:
+            for seat in table.state()["game"]["waiting_for"]:
+                host.post("/api/act", json={"seat": seat, "action": "pass"})
+    host.post("/api/games/end")  # the finished game's scores taken off the table
+    table.store.close()
+    assert create_app({"TESTING": True, "DATABASE": database, "HOST_PIN": PIN}).extensions["qwixx"].session is None
 
 
 # ----- a damaged or foreign database at start ---------------------------------------------------------------------------

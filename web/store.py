@@ -7,13 +7,17 @@ Seat and host tokens are kept only as SHA-256 hashes: the database never holds a
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
+import logging
 import os
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
 
 APPLICATION_ID = 0x51574958  # "QWIX": marks the file as ours (PRAGMA application_id)
 SCHEMA_VERSION = 1
@@ -67,6 +71,10 @@ class DamagedDatabase(RuntimeError):
         self.reason = reason
 
 
+class NewerDatabase(StorageError):
+    """A database a newer version wrote: left as it is, since this version would misread it."""
+
+
 class NotOurs(sqlite3.DatabaseError):
     """A file SQLite can read that is not a sound qwixx-table database."""
 
@@ -75,6 +83,19 @@ def _is_damage(error: sqlite3.DatabaseError) -> bool:
     """Damaged or foreign content, as opposed to a file that cannot be opened or written."""
     name = getattr(error, "sqlite_errorname", None) or ""
     return isinstance(error, NotOurs) or name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT"))
+
+
+def hold_exclusively(path: str):
+    """A lock on the games file at `path`, held while the returned file stays open. Two tables on one file would
+    each number their actions alone and refuse each other's, and the second would change the first one's PIN."""
+    lock = open(f"{path}.lock", "a")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise StorageError("another qwixx-table is serving from it: stop that one first, or give this one another "
+                           "--database.") from None
+    return lock
 
 
 def token_hash(token: str) -> str:
@@ -112,6 +133,7 @@ class Store:
                 self._db = self._open(path)
             except sqlite3.DatabaseError as again:
                 raise StorageError(f"A fresh database {path} cannot be made ({again}).") from again
+        self._identity = self._file_identity()
 
     @staticmethod
     def _set_aside(path: str, reason: str) -> DamagedDatabase:
@@ -138,6 +160,11 @@ class Store:
                 raise NotOurs("not a qwixx-table database")
             if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                 raise NotOurs("the file failed SQLite's integrity check")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise NewerDatabase(f"The database {path} was written by a newer qwixx-table (format {version}; this "
+                                    f"one reads up to {SCHEMA_VERSION}): run that version, or give this one another "
+                                    "--database.")
             db.execute("PRAGMA journal_mode = WAL")
             # FULL: an acknowledged action survives a power cut, not only a crash of the process.
             db.execute("PRAGMA synchronous = FULL")
@@ -145,7 +172,7 @@ class Store:
             db.executescript(SCHEMA)
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except sqlite3.DatabaseError:
+        except (sqlite3.DatabaseError, NewerDatabase):
             db.close()
             raise
         return db
@@ -154,10 +181,39 @@ class Store:
         with self._lock:
             self._db.close()
 
+    def _file_identity(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return found.st_dev, found.st_ino
+
+    def _still_our_file(self) -> None:
+        """SQLite goes on writing to a file deleted while it is open, and everything written would be lost at the next
+        start: a deleted file is written again from the open one first; a file put in its place is not overwritten."""
+        found = self._file_identity()
+        if found == self._identity:
+            return
+        if found is not None:
+            raise StorageError(f"The games file {self.path} was replaced while the table ran; nothing was changed. "
+                               "Restart qwixx-table to use the new file.")
+        try:
+            with contextlib.closing(sqlite3.connect(self.path)) as copy:
+                self._db.backup(copy)
+            self._db.close()
+            self._db = self._open(self.path)
+            self._identity = self._file_identity()
+        except sqlite3.Error as error:
+            raise StorageError(f"The games file {self.path} was deleted while the table ran, and cannot be written "
+                               f"again ({error}); nothing was changed.") from error
+        log.warning("the games file %s was deleted while the table ran; it was written again from the open copy",
+                    self.path)
+
     @contextlib.contextmanager
     def _writing(self):
         """One transaction under the lock; any SQLite failure (disk full, read-only file) is a StorageError."""
         with self._lock:
+            self._still_our_file()
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
@@ -245,8 +301,16 @@ class Store:
                           None if result is None else json.loads(result), actions)
 
     def latest_game_id(self) -> int | None:
-        rows = self._read("SELECT id FROM games WHERE origin = 'played' ORDER BY id DESC LIMIT 1")
-        return rows[0][0] if rows else None
+        """The game the table takes up again at start: the last one played, unless the host ended it (before its end,
+        or after, clearing the table)."""
+        rows = self._read("SELECT id, origin FROM games WHERE origin IN ('played', 'abandoned') ORDER BY id DESC LIMIT 1")
+        if not rows or rows[0][1] == "abandoned" or self.setting("cleared_game") == str(rows[0][0]):
+            return None
+        return rows[0][0]
+
+    def clear_table(self, game_id: int) -> None:
+        """The host ended finished game `game_id`: it stays listed, and is not shown again at the next start."""
+        self._write("INSERT OR REPLACE INTO settings (key, value) VALUES ('cleared_game', ?)", (str(game_id),))
 
     def ended_games(self) -> list[StoredGame]:
         """The games the list shows, the last ended first: finished, ended by the host after some play, imported."""

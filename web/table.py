@@ -169,7 +169,9 @@ class Table:
     def end_game(self) -> None:
         with self._lock:
             session = self._require_session()
-            if not session.finished:
+            if session.finished:
+                self.store.clear_table(session.game_id)
+            else:
                 self.store.abandon_game(session.game_id, _result_so_far(session))
             self.session = None
             self.pending_roll = None

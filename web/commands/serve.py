@@ -141,13 +141,14 @@ def run(args: argparse.Namespace) -> int:
 
     from web.app import create_app
     from web.settings import for_command
-    from web.store import StorageError
+    from web.store import StorageError, hold_exclusively
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     settings = for_command(args)  # a bad file: the command line says so, with its exit status
     database = settings.database_path()
     try:
         database.parent.mkdir(parents=True, exist_ok=True)
+        in_use = hold_exclusively(str(database))  # before the app, which writes the PIN to the file
         app = create_app({"DATABASE": str(database), "HOST_PIN": settings.host_pin or None,
                           "SPEECH": settings.speech, "TIMER": settings.timer,
                           "CALIBRATION_FILE": str(settings.calibration_file()), "SETTINGS": settings})
@@ -215,4 +216,5 @@ def run(args: argparse.Namespace) -> int:
             camera_loop.stop()
         server.close()
         table.store.close()
+        in_use.close()
     return 0
