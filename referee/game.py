@@ -527,11 +527,17 @@ class Game:
         row = self._rows[seat * 4 + colour]
         last = row.bit_length() - 1
         if box is not None and box <= last:
-            if box == last:
+            if row >> box & 1:
+                last_mark = "it" if box == last else f"your last {name} mark, {NUMBERS[colour][last]},"
                 return RuleError("left-of-last-mark", f"{name.title} {number} is already marked: each number can be "
-                                                      f"marked once, and only numbers right of it remain.")
+                                                      f"marked once, and only numbers right of {last_mark} remain.")
             return RuleError("left-of-last-mark", f"{name.title} {number} is left of your last {name} mark, "
                                                   f"{NUMBERS[colour][last]}: numbers left of it are gone.")
+        count = row.bit_count()
+        if box == LOCK_BOX and count < MARKS_TO_LOCK:
+            return RuleError("lock-needs-five", f"{name.title} {number} is the last number of the row and locks it, "
+                                                f"so it needs at least {MARKS_TO_LOCK} {name} marks first; "
+                                                f"you have {count}.")
         dice = self._dice
         if phase is _WHITE:
             if number != dice.white_sum:
@@ -545,11 +551,6 @@ class Game:
                 made = " or ".join(f"white {white} + {name} {die} = {white + die}" for white in whites)
                 return RuleError("wrong-sum", f"{name.title} {number} cannot be made from a white die and the "
                                               f"{name} die: {made}.")
-        count = row.bit_count()
-        if box == LOCK_BOX and count < MARKS_TO_LOCK:
-            return RuleError("lock-needs-five", f"{name.title} {number} is the last number of the row and locks it, "
-                                                f"so it needs at least {MARKS_TO_LOCK} {name} marks first; "
-                                                f"you have {count}.")
         return None
 
     def _seat(self, player: str) -> int:
@@ -594,7 +595,7 @@ class Game:
         decision = self._decision_action(seat, self._pending[seat])
         did = "passed" if type(decision) is Pass else f"marked {decision.colour} {decision.number}"
         return RuleError("already-acted", f"{self.seats[seat]} already {did} on this white sum; each player decides "
-                                          f"once per action (undo to change it).")
+                                          f"once per action, and may take it back while others are still deciding.")
 
     def _roller_only(self, seat: int) -> RuleError:
         return RuleError("roller-only", f"Only the roller, {self.roller}, may combine a white die with a coloured "

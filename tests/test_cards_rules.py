@@ -72,6 +72,10 @@ def test_left_to_right_example_red_yellow_green_blue():
         if number in (2, 3, 4, 6):
             message = refused(game, Mark("Ann", RED, number), "left-of-last-mark")
             assert message == f"Red {number} is left of your last red mark, 7: numbers left of it are gone."
+        if number == 5:  # crossed before the last mark: crossed, not gone
+            assert refused(game, Mark("Ann", RED, 5), "left-of-last-mark") == (
+                "Red 5 is already crossed: each number can be crossed once, and only numbers right of your last red "
+                "mark, 7, remain.")
         game.undo()
     game.apply(Announce(game.active, 7))
     assert "already" in refused(game, Mark("Ann", RED, 7), "left-of-last-mark")

@@ -482,7 +482,18 @@ def test_refusal_messages_name_the_specifics():
     refused("wrong-phase", game.apply, white_roll(game, 6))
     game.mark("Ann", "red", 7)
     game.apply(Roll((5, 6), red=1, yellow=1, green=1, blue=1))
-    assert game.why_not("Ann", "red", 12).message.endswith("so this action can mark only an 11, not 12.")
+    assert game.why_not("Ann", "red", 9).message.endswith("so this action can mark only an 11, not 9.")
+    # A box marked before the last mark is marked, not gone.
+    assert game.why_not("Ann", "red", 6).message == ("Red 6 is already marked: each number can be marked once, "
+                                                     "and only numbers right of your last red mark, 7, remain.")
+    assert game.why_not("Ann", "red", 5).message == "Red 5 is left of your last red mark, 7: numbers left of it are gone."
+    # The lock's five marks are a fact of the sheet, told before the dice: a 12 rolled now would not do either.
+    assert game.why_not("Ann", "red", 12).code == "lock-needs-five"
+    game.pass_("Ann")
+    # Undo is the host's: a player who decided is told of taking it back, as the phone offers.
+    assert game.why_not("Ann", "red", 11).message == ("Ann already passed on this white sum; each player decides once "
+                                                      "per action, and may take it back while others are still deciding.")
+    game.undo()
     game.undo()
     assert game.why_not("Bob", "red", 7).message == "Nothing to decide yet: Bob rolls the dice first."
 

@@ -486,7 +486,8 @@ class CardGame:
         self._require(state, seat, _NUMBER, "cross the announced number")
         if seat in state.decided:
             raise RuleError("already-acted", f"{self.players[seat]} already decided on the announced "
-                                             f"{state.announced}; each player decides once per turn (undo to change it).")
+                                             f"{state.announced}; each player decides once per turn (a decision made by mistake "
+                                             "can be undone).")
         marks = state.marks
         crossed = type(action) is Mark
         if crossed:
@@ -601,9 +602,10 @@ def _cross(marks: Marks, colour: Colour, numbers: Sequence[int]) -> Marks:
     last = marks.last_box(colour)
     in_order = sorted(numbers, key=lambda number: box(colour, number))
     for number in in_order:
-        if box(colour, number) == last:
+        if number in marks.row(colour):
+            last_mark = "it" if box(colour, number) == last else f"your last {colour} mark, {marks.row(colour)[-1]},"
             raise RuleError("left-of-last-mark", f"{name} {number} is already crossed: each number can be crossed "
-                                                 "once, and only numbers right of it remain.")
+                                                 f"once, and only numbers right of {last_mark} remain.")
         if box(colour, number) < last:
             raise RuleError("left-of-last-mark", f"{name} {number} is left of your last {colour} mark, "
                                                  f"{marks.row(colour)[-1]}: numbers left of it are gone.")
