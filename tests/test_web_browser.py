@@ -311,6 +311,75 @@ def test_the_decision_timer_counts_down_on_the_phone_and_the_table_screen(browse
     context.close()
 
 
+def test_a_phone_warns_a_screen_reader_before_the_timer_passes_for_its_player(browser, app, host, address):
+    start_game(host, timer=12)
+    host.post("/api/dice", json=ROLL)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    with screenshots_on_failure({"phone": page}, "timer-warning"):
+        page.goto(address + "/")
+        page.click("#join-1")
+        page.wait_for_function("document.querySelector('#announcer').textContent.includes('seconds left to decide')",
+                               timeout=8000)
+        assert parse_seconds(page.inner_text("#announcer")) <= 10
+    page.close()
+
+
+def parse_seconds(announced: str) -> int:
+    return int(announced.split(" seconds left to decide")[0].split()[-1])
+
+
+def test_the_keyboards_place_survives_another_players_decision(browser, app, host, table, address):
+    """An option button has no id: the redraw a live update makes found focus again by id only, and lost it."""
+    start_game(host)
+    host.post("/api/dice", json=ROLL)  # white 2 + 4: everyone may mark a 6
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    with screenshots_on_failure({"phone": page}, "focus-kept"):
+        page.goto(address + "/")
+        page.click("#join-1")
+        option = page.locator(".buttons[aria-label='Your options'] button").first
+        option.focus()
+        label = option.get_attribute("aria-label")
+        page.evaluate("window.focusedBefore = document.activeElement")
+        assert host.post("/api/act", json={"seat": 2, "action": "pass"}).status_code == 200  # Cy decides
+        # The page redrawn (a new button), the focus on the same option again.
+        page.wait_for_function("label => document.activeElement !== window.focusedBefore "
+                               "&& document.activeElement.getAttribute('aria-label') === label", arg=label)
+        page.keyboard.press("Enter")  # the option chosen: Cancel, then back on its box
+        page.wait_for_selector("#cancel")
+        page.focus("#cancel")
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.activeElement && document.activeElement.id === 'box-red-6'")
+    page.close()
+
+
+def test_the_table_screen_fits_a_phone(browser, app, host, address):
+    start_game(host, players=("Bartholomew Fitzgerald", "Cy", "Dorothea Konstantinopel"))
+    page = browser.new_page(viewport={"width": 360, "height": 640})
+    with screenshots_on_failure({"table": page}, "table-on-a-phone"):
+        page.goto(address + "/table")
+        page.wait_for_selector("table.scores")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.close()
+
+
+def test_in_forced_colours_a_marked_box_still_shows_its_cross_and_each_die_its_colour(browser, app, host, address):
+    start_game(host)
+    host.post("/api/dice", json=ROLL)
+    host.post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 6})
+    for seat in (0, 2):
+        host.post("/api/act", json={"seat": seat, "action": "pass"})
+    page = browser.new_page(viewport={"width": 390, "height": 844}, forced_colors="active")
+    with screenshots_on_failure({"phone": page}, "forced-colours"):
+        page.goto(address + "/")
+        page.click("#join-1")
+        page.wait_for_selector("#box-red-6.marked")
+        cross = page.eval_on_selector("#box-red-6", "node => getComputedStyle(node, '::after').content")
+        assert cross == '"✕"'
+        named = page.eval_on_selector(".die.c-red", "node => getComputedStyle(node, '::before').content")
+        assert "red" in named
+    page.close()
+
+
 def test_a_box_pressed_with_a_pointer_moves_the_focus_to_its_mark_button(browser, app, host, address):
     start_game(host)
     host.post("/api/dice", json=ROLL)  # white 2 + 4

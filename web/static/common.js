@@ -63,16 +63,27 @@ const Qwixx = (() => {
     document.addEventListener(type, () => setTimeout(drawPostponed, 0), true);
   }
 
-  /* Redraw without losing the keyboard's place (elements that can take focus have ids). */
+  /* Redraw without losing the keyboard's place: the focused element is found again in the new drawing by its id, else
+     by its kind and name (an option button, a summary, a link). */
   function keepingFocus(draw) {
     if (pressedAt !== null && performance.now() - pressedAt < HELD_TOO_LONG_MS) {
       postponedDraw = draw;
       return;
     }
-    const focused = document.activeElement && document.activeElement.id;
+    const focused = document.activeElement;
+    const drawn = focused && focused !== document.body && focused.isConnected;
+    const id = drawn && focused.id;
+    const kind = drawn && focused.tagName;
+    const name = drawn && accessibleName(focused);
     draw();
-    if (focused) focusById(focused);
+    if (!drawn || document.activeElement === focused) return;
+    if (id) focusById(id);
+    else {
+      const again = [...document.querySelectorAll(kind)].find((node) => accessibleName(node) === name);
+      if (again) again.focus();
+    }
   }
+  const accessibleName = (node) => node.getAttribute("aria-label") || node.textContent;
 
   /* ----- talking to the server ----- */
   async function api(path, body) {
@@ -354,7 +365,7 @@ const Qwixx = (() => {
       const lockNumber = numbers[numbers.length - 1];
       const lock = el("button", {
         type: "button", class: `box lock ${row.locked ? "marked" : row.closed ? "closed" : "open"}`,
-        "aria-label": `${TITLE[row.colour]} lock: ${row.locked ? "locked by you" : row.closed ? "closed" : `marked with ${lockNumber} after five marks`}`,
+        "aria-label": `${TITLE[row.colour]} lock: ${row.locked ? "locked by you" : row.closed ? "closed" : `open: locks the row when ${lockNumber} is marked after five marks`}`,
         disabled: !view.onBox, onclick: view.onBox ? () => view.onBox(row.colour, lockNumber, optionFor(view.options, row.colour, lockNumber)) : null,
         html: LOCK_SVG,
       });
@@ -364,8 +375,8 @@ const Qwixx = (() => {
         el("div", { class: "row-name shape", "aria-hidden": "true" }, TITLE[row.colour],
            el("span", { class: "dir" }, `${numbers[0]}→${numbers[numbers.length - 1]}`)),
         cells, lock,
-        el("div", { class: "row-score", "aria-label": `${plural(count, "mark")}, ${plural(row.points, "point")}` },
-           `${row.points} pts`));
+        el("div", { class: "row-score" }, el("span", { "aria-hidden": "true" }, `${row.points} pts`),
+           el("span", { class: "visually-hidden" }, `${TITLE[row.colour]}: ${plural(count, "mark")}, ${plural(row.points, "point")}`)));
     });
     const penalties = [0, 1, 2, 3].map((index) => el("span", {
       class: `penalty${index < sheet.penalties ? " taken" : ""}`, role: "img",
@@ -382,7 +393,8 @@ const Qwixx = (() => {
     dice.white.forEach((value, index) => items.push(["white", value, `White die ${index + 1}`]));
     COLOURS.forEach((colour) => { if (dice[colour]) items.push([colour, dice[colour], TITLE[colour]]); });
     return el("ul", { class: "dice", "aria-label": "The dice" },
-      items.map(([colour, value, label]) => el("li", { class: `die swatch c-${colour}`, "aria-label": `${label}: ${value}` }, String(value))));
+      items.map(([colour, value, label]) => el("li", { class: `die swatch c-${colour}`, "aria-label": `${label}: ${value}`,
+                                                       "data-colour": colour }, String(value))));
   }
 
   function closedBanners(game) {
@@ -393,19 +405,32 @@ const Qwixx = (() => {
   /* The time left counts down from what the server said when the state was first seen here (the page's clock may be
      set otherwise than the server's; only its passing counts). startTimer looks four times a second. */
   const firstSeen = new WeakMap();
-  function timerText(state) {
-    if (!state.timer || !state.timer.ends_at) return "";
+  function secondsLeft(state) {
+    if (!state.timer || !state.timer.ends_at) return null;
     if (!firstSeen.has(state)) firstSeen.set(state, Date.now());
     const serverNow = state.now * 1000 + (Date.now() - firstSeen.get(state));
-    const left = Math.max(0, Math.ceil((state.timer.ends_at * 1000 - serverNow) / 1000));
-    return `${left} s left`;
+    return Math.max(0, Math.ceil((state.timer.ends_at * 1000 - serverNow) / 1000));
+  }
+  function timerText(state) {
+    const left = secondsLeft(state);
+    return left === null ? "" : `${left} s left`;
   }
 
-  function startTimer(getState, selector) {
+  /* A screen reader does not read a counting number: a player still deciding (`deciding()`, where given) hears once,
+     WARN_AT_S before the table passes for them, how long is left. */
+  const WARN_AT_S = 10;
+  function startTimer(getState, selector, deciding = null) {
+    let warned = null;  // the deadline already warned of
     setInterval(() => {
       const node = $(selector);
       const state = getState();
-      if (node && state) node.textContent = timerText(state);
+      if (!node || !state) return;
+      node.textContent = timerText(state);
+      const left = secondsLeft(state);
+      if (deciding && left !== null && left > 0 && left <= WARN_AT_S && warned !== state.timer.ends_at && deciding()) {
+        warned = state.timer.ends_at;
+        announce(`${left} seconds left to decide, then the table passes for you.`, false);
+      }
     }, 250);
   }
 
@@ -424,6 +449,6 @@ const Qwixx = (() => {
   return {
     COLOURS, TITLE, el, $, svg, diceOutlines, keepingFocus, focusOnceDrawn, api, isNewer, connect, announce, newsTracker, toast, speech, heard, asHost, openHost,
     onHost: (listener) => { hostListeners.push(listener); listener(isHost); }, get isHost() { return isHost; },
-    drawSheet, diceList, closedBanners, timerText, startTimer, plural, names, decisionText, optionFor,
+    drawSheet, diceList, closedBanners, startTimer, plural, names, decisionText, optionFor,
   };
 })();

@@ -61,6 +61,11 @@
       busy = false;
       render();
     }
+    // The button pressed is gone (Mark, Pass): the keyboard goes on from what the player may do next.
+    if (!document.activeElement || document.activeElement === document.body) {
+      const next = ["change", "pass"].map((id) => document.getElementById(id)).find(Boolean);
+      if (next) next.focus();
+    }
     refreshMe();
   }
 
@@ -192,13 +197,18 @@
   }
 
   function actionBar(g, seat, marks, pass, pending) {
-    const bar = el("div", { class: "action-bar" });
+    const bar = el("div", { class: "action-bar", role: "region", "aria-label": "Your decision" });
     if (selected) {
       const option = Qwixx.optionFor(marks, selected.colour, selected.number);
       if (option) {
         bar.append(
           el("span", { class: "choice-text" }, markSummary(option)),
-          el("button", { type: "button", class: "secondary", onclick: () => { selected = null; render(); } }, "Cancel"),
+          el("button", { type: "button", class: "secondary", id: "cancel", onclick: () => {
+            const box = `box-${selected.colour}-${selected.number}`;
+            selected = null;
+            render();
+            Qwixx.focusOnceDrawn(box);  // back where the choice began
+          } }, "Cancel"),
           el("button", { type: "button", class: "primary big", id: "confirm",
                          onclick: () => send("/api/act", { seat, action: "mark", colour: selected.colour, number: selected.number }) },
             `Mark ${TITLE[selected.colour]} ${selected.number}`));
@@ -247,5 +257,6 @@
           g.match && g.match.game < 3 ? `Next game (${g.match.game + 1} of 3)` : "Play again")));
   }
 
-  Qwixx.startTimer(() => state, "#timer");
+  Qwixx.startTimer(() => state, "#timer", () => chosenSeat !== null && state.game !== null
+    && (state.game.waiting_for || []).includes(chosenSeat) && !me.pending[String(chosenSeat)]);
 })();
