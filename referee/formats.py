@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from typing import Any
 
 from referee.errors import RuleError
@@ -19,11 +20,17 @@ REPLAYERS: dict[str, str] = {
 
 
 def load_json(text: str) -> Any:
-    """Parse a record file's text; `not-a-record` (with where it broke) when it is not JSON."""
+    """Parse a record file's text; `not-a-record` (with where it broke) when it is not JSON, or JSON that Python
+    cannot hold. A leading byte-order mark, which some editors write, is skipped."""
     try:
-        return json.loads(text)
+        return json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as error:
         raise RuleError("not-a-record", f"Not JSON: {error.msg} at line {error.lineno}, column {error.colno}.") from None
+    except RecursionError:
+        raise RuleError("not-a-record", "Not a record: its JSON is nested too deeply to read.") from None
+    except ValueError:  # the only other one json raises: an integer longer than Python converts
+        raise RuleError("not-a-record", f"Not a record: it holds a number of more than "
+                                        f"{sys.get_int_max_str_digits()} digits.") from None
 
 
 def replay_report(data: Any) -> dict[str, Any]:

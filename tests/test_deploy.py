@@ -98,7 +98,7 @@ def test_the_service_user_is_made_in_the_video_group(installed_root):
 def test_install_service_writes_the_unit_the_user_and_a_settings_file_it_never_overwrites(tmp_path, capsys):
     assert install_service.run(install_service_args(tmp_path, dry_run=True)) == 0
     assert list(tmp_path.iterdir()) == []  # a dry run writes nothing
-    assert "would run    systemctl enable qwixx-table.service" in capsys.readouterr().out
+    capsys.readouterr()
     assert install_service.run(install_service_args(tmp_path)) == 0
     written = sorted(str(path.relative_to(tmp_path)) for path in tmp_path.rglob("*") if path.is_file())
     assert written == ["etc/systemd/system/qwixx-table.service", "etc/sysusers.d/qwixx-table.conf",
@@ -115,6 +115,21 @@ def test_install_service_writes_the_unit_the_user_and_a_settings_file_it_never_o
     assert settings_file.read_text() == "port = 80\n"
     out = capsys.readouterr().out
     assert "kept" in out and "link     " in out and "would run" not in out  # an image runs nothing
+
+
+def test_a_dry_run_under_root_says_what_the_real_run_then_does(tmp_path, capsys):
+    assert install_service.run(install_service_args(tmp_path, dry_run=True)) == 0
+    planned = [line.removeprefix("would ").split() for line in capsys.readouterr().out.splitlines()]
+    assert install_service.run(install_service_args(tmp_path)) == 0
+    assert planned == [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert planned[-1][0] == "link"  # enabled in the image; nothing is run there
+
+
+def test_a_root_that_is_a_file_is_refused_in_one_line(tmp_path, capsys):
+    (tmp_path / "afile").touch()
+    for dry_run in (True, False):
+        assert install_service.run(install_service_args(tmp_path / "afile", dry_run)) == 1
+        assert capsys.readouterr().err.splitlines()[-1] == f"qwixx-table: --root {tmp_path / 'afile'} is not a folder"
 
 
 # ----- the install script -----------------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ def test_a_whole_game_to_the_final_scores_and_a_saved_record(monkeypatch, capsys
     path = tmp_path / "game.json"
     code, out = play(monkeypatch, capsys, penalty_game(), "--players", "Ann", "Bob", "--first", "Ann",
                      "--save", str(path))
-    assert code == 0
+    assert code == 0 and "Stopped" not in out  # the input ends at the last prompt: that finishes the game
     assert "Ann marked nothing this turn: penalty 4 of 4 (-5)." in out
     assert "Game over: a fourth penalty." in out
     assert "Winner: Bob" in out
@@ -35,6 +35,24 @@ def test_a_whole_game_to_the_final_scores_and_a_saved_record(monkeypatch, capsys
     report = report_file(str(path))
     assert report["ok"] and report["end"] == "four-penalties"
     assert report["scores"]["Ann"]["total"] == -20 and report["scores"]["Bob"]["total"] == 6
+
+
+def test_the_move_that_ends_a_single_game_can_be_undone(monkeypatch, capsys):
+    lines = penalty_game() + ["x", "u", "1", "q"]  # Ann meant to mark red 2, not take her fourth penalty
+    code, out = play(monkeypatch, capsys, lines, "--players", "Ann", "Bob", "--first", "Ann")
+    assert code == 0
+    assert "Game over: a fourth penalty." in out
+    assert "Press Enter to finish (u to undo): x\n  Press Enter to finish, or u to undo the last move." in out
+    assert "  Undone: Ann passes." in out and "Ann marks red 2." in out
+    assert "Scores: Ann -14, Bob 6" in out and out.rstrip().endswith("Stopped (quit).")
+
+
+def test_the_move_that_ends_a_match_can_be_undone(monkeypatch, capsys):
+    game = ["1 1 1 1 1 1", "p", "p", "p"] * 7  # nobody marks: the roller's fourth penalty ends each game
+    lines = game + [""] + game + [""] + game + ["u", "1", "q"]
+    code, out = play(monkeypatch, capsys, lines, "--players", "Ann", "Bob", "--first", "Ann", "--match")
+    assert "Match winner: Bob\nPress Enter to finish (u to undo): u\n  Undone: Ann passes." in out
+    assert "Ann marks red 2." in out and out.rstrip().endswith("Stopped (quit).")
 
 
 def test_refusals_are_explained_and_nothing_is_lost(monkeypatch, capsys):
@@ -110,3 +128,50 @@ def test_a_match_goes_on_to_the_next_game(monkeypatch, capsys, tmp_path):
     data = json.loads(path.read_text())  # saved after every turn
     assert len(data["games"]) == 2 and len(data["games"][1]["turns"]) == 1
     assert Record.loads(path.read_text()).replay().games[0].is_over
+
+
+def test_typed_dice_rolled_again_are_asked_for(monkeypatch, capsys):
+    lines = ["2 4 5 1 3 6", "reroll red", "7", "2", "reroll blue", "u", "q"]
+    code, out = play(monkeypatch, capsys, lines, "--players", "Ann", "Bob", "--first", "Ann", "--typed")
+    assert "  The red die rolled again: 7\n  A die shows 1 to 6" in out
+    assert "Dice: white 2 4 | red 2  yellow 1  green 3  blue 6" in out
+    assert "  The blue die rolled again: u\n  Nothing re-rolled." in out
+    assert out.count("Re-rolled.") == 1
+
+
+def test_save_takes_the_rest_of_the_line_as_the_file_name(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    lines = ["2 4 5 1 3 6", "p", "p", "p", f"save {tmp_path}/my game.json", "save ~/home game.json", "q"]
+    play(monkeypatch, capsys, lines, "--players", "Ann", "Bob", "--first", "Ann")
+    for name in ("my game.json", "home game.json"):
+        assert report_file(str(tmp_path / name))["ok"]
+
+
+def test_help_quit_and_undo_work_before_the_game_starts(monkeypatch, capsys):
+    lines = ["?", "u", "", "?", "3", "u", "x", "1", "6", "q"]
+    code, out = play(monkeypatch, capsys, lines, "--players", "Ann", "Bob", "--typed")
+    assert out.count("At any prompt:") == 2 and "  ? is not one of the players" not in out
+    assert "  Nothing to undo: the game has not started." in out
+    assert "  Bob's die: u\n  Undone: Ann rolls 3." in out
+    assert "  Ann's die: 1\n  Ann rolls 1\n  Bob's die: 6\n  Bob rolls 6\nBob rolled a 6 and starts." in out
+    code, out = play(monkeypatch, capsys, ["", "q"], "--players", "Ann", "Bob", "--typed")
+    assert out.rstrip().endswith("Stopped (quit).")
+
+
+class InterruptedInput(io.StringIO):
+    """Scripted lines, then Ctrl-C at the next prompt."""
+
+    def readline(self, *args):
+        line = super().readline(*args)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_ctrl_c_says_it_stopped_and_saves_as_ctrl_d_does(monkeypatch, capsys, tmp_path):
+    path = tmp_path / "game.json"
+    monkeypatch.setattr("sys.stdin", InterruptedInput("2 4 5 1 3 6\np\np\np\n"))
+    code = cli.main(["play", "--players", "Ann", "Bob", "--first", "Ann", "--save", str(path)])
+    assert code == 130
+    assert capsys.readouterr().out.endswith(f"Stopped (interrupted).\n  Saved to {path}.\n")
+    assert report_file(str(path))["ok"]

@@ -196,3 +196,7 @@ def test_variant_records_use_seat_names():
     # turns 1-4 are rolled by Ann 1, Bob 1, Ann 2, Bob 2; Bob 2 marked on Ann 1's turn, so every roller
     # marked nothing on their own turn: one penalty each
     assert [score["penalties"] for score in report["scores"].values()] == [1, 1, 1, 1]
+
+
+def test_a_record_saved_with_a_byte_order_mark_is_read():
+    assert Record.loads("\ufeff" + json.dumps(ISSUE_EXAMPLE)).replay().turn == 1

@@ -44,3 +44,15 @@ def test_standard_input(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(LEGAL)))
     code, lines = replay(capsys, "-")
     assert code == 0 and lines[0]["file"] == "-" and lines[0]["ok"]
+
+
+def test_json_python_cannot_hold_is_not_a_record_and_the_next_files_still_run(tmp_path, capsys):
+    legal, deep, huge_number, with_bom = (tmp_path / name for name in ("a.json", "deep.json", "big.json", "bom.json"))
+    legal.write_text(json.dumps(LEGAL))
+    deep.write_text("[" * 100000 + "]" * 100000)
+    huge_number.write_text('{"format": "qwixx-record/1", "n": 1' + "0" * 5000 + "}")
+    with_bom.write_bytes(b"\xef\xbb\xbf" + json.dumps(LEGAL).encode())
+    code, lines = replay(capsys, deep, huge_number, with_bom, legal)
+    assert code == 1 and [line["ok"] for line in lines] == [False, False, True, True]
+    assert [line["rule"] for line in lines[:2]] == ["not-a-record"] * 2
+    assert "nested too deeply" in lines[0]["message"] and "digits" in lines[1]["message"]

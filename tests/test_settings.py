@@ -136,6 +136,24 @@ def test_the_settings_command_shows_where_they_come_from(tmp_path, capsys):
     assert f"# from {path}" in out and "port = 8123" in out and 'source = "auto"' in out
 
 
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "settings.toml"
+    path.write_bytes(b"\xef\xbb\xbfport = 9000\n")
+    assert settings.load(path).port == 9000
+
+
+def test_the_settings_command_prints_toml_that_loads_back(tmp_path, capsys):
+    import tomllib
+
+    source = 'a\nb\t"c" \\d\x00\x7f\x1b é'
+    assert tomllib.loads(f"source = {settings.toml_value(source)}") == {"source": source}
+    path = write(tmp_path / "settings.toml", f"source = {settings.toml_value(source)}\nport = 8123\n")
+    assert cli.main(["settings", "--config", str(path)]) == 0
+    printed = write(tmp_path / "printed.toml", capsys.readouterr().out)
+    loaded = settings.load(printed)
+    assert (loaded.source, loaded.port) == (source, 8123)
+
+
 def test_the_readme_documents_every_key_with_its_default():
     readme = README.read_text(encoding="utf-8")
     for key in KEYS:

@@ -184,7 +184,7 @@ def load(path: str | os.PathLike | None = None) -> Settings:
     if path is None and not chosen.exists():
         return Settings()
     try:
-        raw = chosen.read_text(encoding="utf-8")
+        raw = chosen.read_text(encoding="utf-8-sig")  # -sig: Windows editors may begin the file with a BOM
     except FileNotFoundError:
         raise SettingsError(None, f"{chosen}: no such settings file") from None
     except (OSError, UnicodeDecodeError) as error:
@@ -268,5 +268,15 @@ def toml_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return str(value)
-    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + "".join(_toml_char(char) for char in str(value)) + '"'
+
+
+TOML_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
+
+
+def _toml_char(char: str) -> str:
+    """One character of a TOML basic string, escaped where TOML requires it (quotes, backslash, control codes)."""
+    if char in TOML_ESCAPES:
+        return TOML_ESCAPES[char]
+    return f"\\u{ord(char):04x}" if ord(char) < 0x20 or ord(char) == 0x7f else char
 

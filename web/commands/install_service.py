@@ -69,25 +69,33 @@ def run(args: argparse.Namespace) -> int:
     if _running_from_a_checkout():
         print("qwixx-table: warning: this Python runs qwixx-table from a source folder, not an installed copy; "
               "the service would not find it. deploy/install.sh installs it first.", file=sys.stderr)
-    for path, (content, mode) in planned_files().items():
-        target = root / path.lstrip("/")
-        if target.name == "settings.toml" and target.exists():
-            print(f"kept     {target} (settings already there)")
-            continue
-        print(f"{'would write' if args.dry_run else 'write'}    {target}")
-        if not args.dry_run:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(content, encoding="utf-8")
-            target.chmod(mode)
-    if not real and not args.dry_run:
-        # An image's systemd has not run: the service is enabled as `systemctl enable` would (the link its unit's
-        # WantedBy names); the user is made at its first boot by systemd-sysusers.
-        wants = root / "etc/systemd/system/multi-user.target.wants" / UNIT
-        print(f"link     {wants} -> {FILES[UNIT]}")
-        wants.parent.mkdir(parents=True, exist_ok=True)
-        wants.unlink(missing_ok=True)
-        wants.symlink_to(FILES[UNIT])
-        return 0
+    if root.exists() and not root.is_dir():
+        print(f"qwixx-table: --root {root} is not a folder", file=sys.stderr)
+        return 1
+    try:
+        for path, (content, mode) in planned_files().items():
+            target = root / path.lstrip("/")
+            if target.name == "settings.toml" and target.exists():
+                print(f"kept     {target} (settings already there)")
+                continue
+            print(f"{'would write' if args.dry_run else 'write'}    {target}")
+            if not args.dry_run:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(content, encoding="utf-8")
+                target.chmod(mode)
+        if root != Path("/"):
+            # An image's systemd has not run: the service is enabled as `systemctl enable` would (the link its
+            # unit's WantedBy names); the user is made at its first boot by systemd-sysusers.
+            wants = root / "etc/systemd/system/multi-user.target.wants" / UNIT
+            print(f"{'would link' if args.dry_run else 'link'}     {wants} -> {FILES[UNIT]}")
+            if not args.dry_run:
+                wants.parent.mkdir(parents=True, exist_ok=True)
+                wants.unlink(missing_ok=True)
+                wants.symlink_to(FILES[UNIT])
+            return 0
+    except OSError as error:
+        print(f"qwixx-table: cannot install under {root}: {error}", file=sys.stderr)
+        return 1
     for command in commands(start=not args.no_start):
         line = " ".join(map(shlex.quote, command))
         if not real:

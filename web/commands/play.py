@@ -24,7 +24,8 @@ At any prompt:
   q              quit
 When it is time to roll: Enter rolls for you, or type the dice you rolled: the two white dice, then
 red, yellow, green, blue (closed colours left out), e.g. "2 4 5 1 3 6" or "245136".
-Before anyone decides: "reroll red" (or "reroll red 4") rolls single dice again (white1, white2, ...).
+Before anyone decides: "reroll red" (or "reroll red 4") rolls single dice again (white1, white2, ...);
+when you type the dice, it asks what the die shows.
 """
 
 COLOUR_CODES = {"red": "31", "yellow": "33", "green": "32", "blue": "34"}
@@ -103,49 +104,89 @@ class TerminalTable:
                     names = first = None
             self._loop()
         except Quit as why:
-            self.say(f"Stopped ({why}).")
-            if self.save_path and self.game is not None:
-                self._save(self.save_path)
+            self._stop(str(why))
+        except KeyboardInterrupt:  # Ctrl-C: stopped as Ctrl-D stops, with the status a shell expects of it
+            self.say()
+            self._stop("interrupted")
+            return 130
         return 0
+
+    def _stop(self, why: str) -> None:
+        self.say(f"Stopped ({why}).")
+        if self.save_path and self.game is not None:
+            self._save(self.save_path)
 
     def _players(self, names: list[str] | None, variant: str) -> list[Any]:
         while not names:
             kind = "pairs such as Ann+Bob Cy+Dee" if variant == "partners" else "names"
-            names = self.ask(f"Who is playing? Give the {kind} in seating order, separated by spaces: ").split()
+            answer = self.ask(f"Who is playing? Give the {kind} in seating order, separated by spaces: ")
+            names = [] if self._setup_command(answer) else answer.split()
         if variant == "partners":
             return [re.split(r"[+&]", name) if re.search(r"[+&]", name) else name for name in names]
         return [name.strip(",") for name in names]
 
     def _starting_order(self, players: list[Any], first: str | None) -> list[Any]:
         """Players in seating order beginning with the first roller (chosen, or by a roll-off)."""
-        from referee import RollOff
-
         labels = ["+".join(player) if isinstance(player, list) else player for player in players]
         while first not in labels:
             if first is not None:
                 self.say(f"  {first} is not one of the players ({', '.join(labels)}).")
             first = self.ask(f"Who rolls first ({', '.join(labels)})? Enter for a roll-off: ")
-            if first in ("q", "quit"):
-                raise Quit("quit")
-            if not first:
-                roll_off = RollOff(labels)
-                while roll_off.roller is not None:
-                    value = self._die_for(roll_off.roller)
-                    self.say(f"  {roll_off.roller} rolls {value}")
-                    roll_off.roll(value)
-                first = roll_off.starter
-                self.say(f"{first} rolled a 6 and starts.")
+            if first.lower() in ("u", "undo"):
+                self.say("  Nothing to undo: the game has not started.")
+                first = None
+            elif self._setup_command(first):
+                first = None
+            elif not first:
+                first = self._roll_off(labels)
         start = labels.index(first)
         return players[start:] + players[:start]
 
-    def _die_for(self, name: str) -> int:
-        if not self.typed:
-            return self.rng.randint(1, 6)
+    def _roll_off(self, labels: list[str]) -> str | None:
+        """Who starts, by rolling one die each in turn until a 6; None when u takes back the roll-off itself."""
+        from referee import RollOff
+
+        values: list[int] = []  # kept to rebuild the roll-off when a typed die is taken back
+        roll_off = RollOff(labels)
+        while roll_off.roller is not None:
+            value = self._die_for(roll_off.roller)
+            if value is None:
+                if not values:
+                    return None
+                roll_off = RollOff(labels)
+                for kept in values[:-1]:
+                    roll_off.roll(kept)
+                self.say(f"  Undone: {roll_off.roller} rolls {values.pop()}.")
+                continue
+            self.say(f"  {roll_off.roller} rolls {value}")
+            values.append(value)
+            roll_off.roll(value)
+        self.say(f"{roll_off.starter} rolled a 6 and starts.")
+        return roll_off.starter
+
+    def _die_for(self, name: str) -> int | None:
+        return self._typed_die(f"  {name}'s die: ") if self.typed else self.rng.randint(1, 6)
+
+    def _typed_die(self, prompt: str) -> int | None:
+        """A die's value as typed in; None when u takes back the question."""
         while True:
-            answer = self.ask(f"  {name}'s die: ")
+            answer = self.ask(prompt)
             if answer in ("1", "2", "3", "4", "5", "6"):
                 return int(answer)
-            self.say("  A die shows 1 to 6.")
+            if answer.lower() in ("u", "undo"):
+                return None
+            if not self._setup_command(answer):
+                self.say("  A die shows 1 to 6 (u to take it back, ? for help).")
+
+    def _setup_command(self, answer: str) -> bool:
+        """? and q where the game's other commands do not apply yet; True when `answer` was one."""
+        verb = answer.lower()
+        if verb in ("?", "h", "help"):
+            self.out.write(HELP)
+            return True
+        if verb in ("q", "quit", "exit"):
+            raise Quit("quit")
+        return False
 
     # ----- the game loop -----------------------------------------------------------------------------------
 
@@ -278,7 +319,7 @@ class TerminalTable:
         elif verb in ("u", "undo"):
             return self._undo()
         elif verb == "save":
-            self._save(words[1] if len(words) > 1 else self.save_path)
+            self._save(answer.strip()[len(words[0]):].strip() or self.save_path)  # a file name may hold spaces
         elif verb == "why":
             parsed = _parse_box(" ".join(words[1:]))
             who = player or self.game.roller
@@ -289,7 +330,11 @@ class TerminalTable:
                 self.say(f"  {error.message}" if error else f"  {who} may mark {parsed[0]} {parsed[1]} now.")
         elif verb == "reroll":
             try:
-                self.game.reroll(**self._reroll_dice(words[1:]))
+                dice = self._reroll_dice(words[1:])
+                if dice is None:
+                    self.say("  Nothing re-rolled.")
+                    return False
+                self.game.reroll(**dice)
             except RuleError as error:
                 self.say(f"  {error.message}")
                 return False
@@ -300,7 +345,9 @@ class TerminalTable:
             return None
         return False
 
-    def _reroll_dice(self, words: list[str]) -> dict[str, int]:
+    def _reroll_dice(self, words: list[str]) -> dict[str, int] | None:
+        """The dice named to roll again with their new values: typed after the name, asked for with --typed,
+        else rolled; None when u takes back a question."""
         from referee import RuleError
 
         dice: dict[str, int] = {}
@@ -309,7 +356,15 @@ class TerminalTable:
                 continue
             name = SHORT_COLOURS.get(word.lower(), word.lower())
             typed = words[index + 1] if index + 1 < len(words) and words[index + 1].isdigit() else None
-            dice[name] = int(typed) if typed is not None else self.rng.randint(1, 6)
+            if typed is not None:
+                dice[name] = int(typed)
+            elif self.typed:
+                value = self._typed_die(f"  The {name} die rolled again: ")
+                if value is None:
+                    return None
+                dice[name] = value
+            else:
+                dice[name] = self.rng.randint(1, 6)
         if not dice:
             raise RuleError("bad-roll", "Say which dice to roll again, e.g. reroll red, or reroll white2 5.")
         return dice
@@ -336,6 +391,7 @@ class TerminalTable:
         if not path:
             self.say("  Say where: save FILE")
             return
+        path = os.path.expanduser(path)
         record = Record.of_match(self.match) if self.match is not None else Record.of_game(self.game)
         try:
             with open(path, "w", encoding="utf-8") as file:
@@ -387,17 +443,33 @@ class TerminalTable:
         if self.save_path:
             self._save(self.save_path)
         if self.match is None:
-            return False
+            return self._undo_or_finish()
         self.say("Match totals: " + ", ".join(f"{seat} {total}" for seat, total in self.match.totals().items()))
         if self.match.is_over:
             winners = self.match.winners()
             self.say(("Match winners (tied): " if len(winners) > 1 else "Match winner: ") + " and ".join(winners))
-            return False
+            return self._undo_or_finish()
         answer = self.ask(f"Press Enter to start game {len(self.match.games) + 1} of 3 (u to undo): ")
         if self._command(answer, None) is None:
             self.game = self.match.next_game()
             self.say(f"Game {len(self.match.games)}: {self.game.roller} starts.")
         return True
+
+    def _undo_or_finish(self) -> bool:
+        """The last chance to undo the move that ended the game, or the match (ruling 9); True when it was undone."""
+        try:
+            while True:
+                answer = self.ask("Press Enter to finish (u to undo): ")
+                handled = self._command(answer, None)
+                if handled is not None:
+                    if handled:
+                        return True
+                    continue
+                if not answer:
+                    return False
+                self.say("  Press Enter to finish, or u to undo the last move.")
+        except Quit:  # q, or the end of piped input, finishes the game as Enter does
+            return False
 
     def _show_sheets(self) -> None:
         game = self.game
