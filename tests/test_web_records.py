@@ -43,6 +43,12 @@ def test_a_record_is_loaded_and_stepped_through(app, host, table):
     assert app.test_client().get(f"/games/{game_id}").status_code == 200
 
 
+def test_a_loaded_records_tags_are_saved_with_it_again(app, host):
+    tagged = {**RECORD, "tags": {"date": "2026-12-07", "place": "Kitchen table"}}
+    game_id = host.post("/api/records", json=tagged).json["id"]
+    assert json.loads(host.get(f"/api/games/{game_id}/record").get_data(as_text=True)) == tagged
+
+
 def test_a_bad_record_is_refused_with_the_rule_and_where_and_nothing_is_kept(app, host, table):
     illegal = {**RECORD, "turns": [{"roll": ROLL, "white": {"Ann": ["red", 7]}}]}
     response = host.post("/api/records", json=illegal)

@@ -37,18 +37,19 @@ class Setup:
     deal: str | None = None
     seed: int | None = None
     deck: list | None = None
+    tags: dict | None = None  # a loaded dice record's tags (date, place...), written again when it is saved
 
     def to_json(self) -> dict:
         data = {"players": self.players, "variant": self.variant, "starter": self.starter, "timer": self.timer,
                 "match": self.match}
-        data.update((key, value) for key, value in (("deal", self.deal), ("seed", self.seed), ("deck", self.deck))
-                    if value is not None)
+        data.update((key, value) for key, value in (("deal", self.deal), ("seed", self.seed), ("deck", self.deck),
+                                                    ("tags", self.tags)) if value is not None)
         return data
 
     @classmethod
     def from_json(cls, data: dict) -> Setup:
         return cls(data["players"], data.get("variant", "standard"), data.get("starter"), data.get("timer", 0),
-                   bool(data.get("match")), data.get("deal"), data.get("seed"), data.get("deck"))
+                   bool(data.get("match")), data.get("deal"), data.get("seed"), data.get("deck"), data.get("tags"))
 
 
 def open_session(game_id: int, setup: Setup, log: list[dict] = ()) -> Sitting:
@@ -299,7 +300,8 @@ class Session(Sitting):
 
     def record_text(self) -> str:
         """The game (or match) as a `qwixx-record/1` file."""
-        return (Record.of_match(self.as_match()) if self.setup.match else Record.of_game(self.game)).dumps()
+        tags = self.setup.tags
+        return (Record.of_match(self.as_match(), tags) if self.setup.match else Record.of_game(self.game, tags)).dumps()
 
     # ----- what one phone may see --------------------------------------------------------------------------
 

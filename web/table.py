@@ -545,7 +545,8 @@ class Table:
                 log.append({"type": "next-game", "by": "record"})
             log.extend({"type": "act", "action": action.to_json(), "by": "record"} for action in game.history)
         variant = games[0].variant
-        return Setup(variant.to_json_players(games[0].players), variant.name, 0, 0, record.match), log
+        return Setup(variant.to_json_players(games[0].players), variant.name, 0, 0, record.match,
+                     tags=record.tags or None), log
 
     # ----- host ---------------------------------------------------------------------------------------------
 
