@@ -52,9 +52,12 @@ class Stream:
 
     def _read(self) -> None:
         try:
+            kind = None
             for raw in self._response.fp:
-                if not raw.startswith(b"data: "):
-                    continue
+                if raw.startswith(b"event: "):
+                    kind = raw[len(b"event: "):].strip()
+                if kind != b"state" or not raw.startswith(b"data: "):
+                    continue  # the table's `alive` every few seconds is not a state
                 arrived = time.monotonic()
                 state = json.loads(raw[6:])
                 self.states += 1

@@ -126,6 +126,22 @@ def test_a_host_login_lasts_an_evening(app, host, table):
     assert host.get("/api/me").json["host"] is False
 
 
+def test_a_choice_made_on_a_page_behind_the_table_is_not_taken_for_the_next_decision(app, host, table):
+    """Ann taps the white sum's Pass as her time runs out: the table passed for her already, and her tap arrived as
+    her coloured-dice pass, with a penalty she was never shown."""
+    ann, bob, cy = play_white_sum(app, host)
+    shown = table.state()["game"]["moment"]
+    for phone_, seat in ((bob, 1), (cy, 2)):  # deciding at the same moment is fine
+        assert phone_.post("/api/act", json={"seat": seat, "action": "pass", "moment": shown}).status_code == 200
+    assert host.post("/api/act", json={"seat": 0, "action": "pass"}).status_code == 200  # the timer, say
+    before = public_state(table)
+    response = ann.post("/api/act", json={"seat": 0, "action": "pass", "moment": shown})
+    assert response.status_code == 409 and response.json["error"] == "moved-on"
+    assert public_state(table) == before and table.session.game.score("Ann").penalties == 0
+    assert ann.post("/api/act", json={"seat": 0, "action": "pass",
+                                      "moment": table.state()["game"]["moment"]}).status_code == 200
+
+
 def test_an_illegal_mark_names_the_rule_and_changes_nothing(app, host, table):
     ann, bob, cy = play_white_sum(app, host)
     before = public_state(table)

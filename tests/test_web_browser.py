@@ -11,6 +11,9 @@ import json
 import math
 import os
 import shutil
+import socket
+import struct
+import threading
 import time
 from pathlib import Path
 
@@ -272,7 +275,10 @@ def test_a_phone_played_by_keyboard_hears_the_referee(browser, app, host, table,
         page.focus("#box-red-6")
         page.keyboard.press("Enter")
         assert page.evaluate("document.activeElement.id") == "confirm"
-        page.keyboard.press("Enter")
+        with page.expect_request("**/api/act") as sent:
+            page.keyboard.press("Enter")
+        # The decision the page showed goes with the choice: the table refuses it if it has moved on since.
+        assert json.loads(sent.value.post_data)["moment"] == table.state()["game"]["moment"]
         page.wait_for_selector("#change")
         assert table.session.game.pending["Bob"].number == 6
         assert "You marked red 6" in page.inner_text(".status")
@@ -378,6 +384,70 @@ def test_in_forced_colours_a_marked_box_still_shows_its_cross_and_each_die_its_c
         named = page.eval_on_selector(".die.c-red", "node => getComputedStyle(node, '::before').content")
         assert "red" in named
     page.close()
+
+
+class GoesSilent:
+    """A TCP relay to the table whose open connections can be made to go silent, as a table that lost power and
+    started again leaves them: the phone's side stays open and hears nothing more, and what the phone sends on one is
+    answered with a reset (so a request the browser sends on it is sent again on a new one). New connections get
+    through."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream.split("//")[1].split(":")
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.address = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.silenced: set = set()
+        self.open: list = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                phone, _ = self.listener.accept()
+            except OSError:
+                return
+            table = socket.create_connection((self.upstream[0], int(self.upstream[1])))
+            self.open.append(phone)
+            for source, sink in ((phone, table), (table, phone)):
+                threading.Thread(target=self._pump, args=(source, sink, phone), daemon=True).start()
+
+    def _pump(self, source, sink, phone) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                if phone not in self.silenced:
+                    sink.sendall(data)
+                elif source is phone:
+                    phone.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    phone.close()  # a reset
+                    return
+
+    def silence_open_connections(self) -> None:
+        self.silenced.update(self.open)
+
+    def close(self) -> None:
+        self.listener.close()
+        for phone in self.open:
+            with contextlib.suppress(OSError):
+                phone.close()
+
+
+def test_a_phone_whose_live_stream_went_silent_opens_a_new_one(browser, app, host, table, address):
+    """A table that lost power sends nothing, not even a close: the page waited on its stream for ever, showing the
+    old roll with no banner, and a tap on it counted for an action it never showed."""
+    start_game(host)
+    relay = GoesSilent(address)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    try:
+        with screenshots_on_failure({"phone": page}, "silent-stream"):
+            page.goto(relay.address + "/")
+            page.click("#join-1")
+            page.wait_for_selector(".sheet")
+            relay.silence_open_connections()
+            host.post("/api/dice", json=ROLL)  # not heard on the silent stream
+            page.wait_for_selector("#box-red-6.legal", timeout=40_000)  # heard on a new one
+    finally:
+        page.close()
+        relay.close()
 
 
 def test_a_box_pressed_with_a_pointer_moves_the_focus_to_its_mark_button(browser, app, host, address):

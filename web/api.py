@@ -321,6 +321,8 @@ def card(value, name):
     return [one_of(*COLOURS, "joker")(value[0], f"{name}'s colour"), integer(2, 12)(value[1], f"{name}'s number")]
 
 
+MOMENT = text(80, r"[0-9a-z:-]+")  # a game's `moment`, as the state gives it
+
 # An action's fields, each checked; which fields each kind of action needs and allows.
 ACTION_FIELDS = {"colour": one_of(*COLOURS), "number": integer(2, 12), "slots": list_of(integer(0, 3), 1, 4),
                  "cards": list_of(card, 0, 5), "cross": list_of(integer(2, 12), 0, 5)}
@@ -330,13 +332,15 @@ ACTIONS = {"mark": ({"colour", "number"}, {"colour", "number"}), "pass": (set(),
 FIELD_WORDS = {"colour": "a colour", "number": "a number", "slots": "the tableau slots taken", "cards": "the cards played"}
 
 
-def action_body(kinds: tuple[str, ...], action_needed: bool = True) -> tuple[int, dict]:
-    """The seat and the action of a request: {"seat": 1, "action": "mark", "colour": "red", "number": 6}, any
-    action of this game (in the dice game mark or pass). Without "action" (where allowed) it asks about a box."""
+def action_body(kinds: tuple[str, ...], action_needed: bool = True) -> tuple[int, dict, str | None]:
+    """The seat, the action and the moment of a request: {"seat": 1, "action": "mark", "colour": "red", "number": 6,
+    "moment": ...}, any action of this game (in the dice game mark or pass), with the game's `moment` the page showed
+    when the player chose (where given). Without "action" (where allowed) it asks about a box."""
     actions = {"action": one_of(*kinds)}
     data = body({"seat": integer(0, MAX_SEATS * 2 - 1), **(actions if action_needed else {})},
-                {**ACTION_FIELDS, **({} if action_needed else actions)})
+                {**ACTION_FIELDS, "moment": MOMENT, **({} if action_needed else actions)})
     seat = data.pop("seat")
+    moment = data.pop("moment", None)
     kind = data.setdefault("action", "mark")
     needed, allowed = ACTIONS[kind]
     given = set(data) - {"action"}
@@ -345,7 +349,7 @@ def action_body(kinds: tuple[str, ...], action_needed: bool = True) -> tuple[int
         raise ApiError(400, "bad-request", f"{article} {kind} needs {' and '.join(FIELD_WORDS[name] for name in sorted(needed))}.")
     if given - allowed:
         raise ApiError(400, "bad-request", f"{article} {kind} has no {' or '.join(sorted(given - allowed))}.")
-    return seat, data
+    return seat, data, moment
 
 
 def game_kinds() -> tuple[str, ...]:
@@ -359,17 +363,17 @@ def game_kinds() -> tuple[str, ...]:
 def act():
     """A decision for a seat: in the dice game mark or pass; in the card game also take (from the dealt
     tableau), announce (real cards) and play."""
-    seat, action = action_body(game_kinds())
+    seat, action, moment = action_body(game_kinds())
     acting_seat(seat, sees_hand=action["action"] == "play")
-    table().act(seat, action, "host" if seat not in table().seats_of(auth.seat_token()) else "player")
+    table().act(seat, action, "host" if seat not in table().seats_of(auth.seat_token()) else "player", moment)
     return state_response()
 
 
 @bp.post("/retract")
 def retract():
-    seat = body({"seat": integer(0, MAX_SEATS * 2 - 1)})["seat"]
-    acting_seat(seat)
-    table().retract(seat)
+    data = body({"seat": integer(0, MAX_SEATS * 2 - 1)}, {"moment": MOMENT})
+    acting_seat(data["seat"])
+    table().retract(data["seat"], data.get("moment"))
     return state_response()
 
 
@@ -377,7 +381,7 @@ def retract():
 def why():
     """Why an action cannot be taken now, in the referee's words; changes nothing. Without "action" it asks
     about a box (a mark of colour and number)."""
-    seat, action = action_body(game_kinds(), action_needed=False)
+    seat, action, _ = action_body(game_kinds(), action_needed=False)
     acting_seat(seat, sees_hand=action["action"] == "play")
     error = table().why_not(seat, action)
     if error is None:

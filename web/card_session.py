@@ -84,6 +84,11 @@ class CardSession(Sitting):
         return self.game.phase.value
 
     @property
+    def moment(self) -> str:
+        """Which decision the table is at, as `Session.moment`."""
+        return f"{self.game.turn}:{self.phase}"
+
+    @property
     def over(self) -> bool:
         return self.game.is_over
 

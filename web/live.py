@@ -17,7 +17,7 @@ class TooManyStreams(RuntimeError):
 
 
 class Broadcaster:
-    def __init__(self, max_streams: int = 24, max_per_address: int = 8, keepalive_s: float = 15.0) -> None:
+    def __init__(self, max_streams: int = 24, max_per_address: int = 8, keepalive_s: float = 5.0) -> None:
         # Each open stream holds one server thread: past this many, new streams are refused so that the
         # remaining threads keep answering ordinary requests. One address may hold only some of them, so that
         # one device (a phone with many tabs, or someone on the Wi-Fi opening streams on purpose) cannot take
@@ -59,8 +59,9 @@ class Broadcaster:
 
     def stream(self, address: str | None = None) -> Iterator[str]:
         """Server-Sent Events for a page at `address` (None: not held to one address's share): the current state at
-        once, then each newer one, and a comment line every `keepalive_s` so that a page that went away is noticed
-        (the write fails) and its thread freed."""
+        once, then each newer one, and an `alive` event every `keepalive_s`. The server notices a page that went away
+        when a write fails (waitress, the second or third after), and frees its place; the page notices a stream that
+        went silent (a table that lost power sends nothing, not even a close) and opens a new one."""
         with self._changed:
             if self._streams >= self.max_streams:
                 raise TooManyStreams(f"{self._streams} pages are already connected")
@@ -93,7 +94,7 @@ class Broadcaster:
                     return
                 fresh = self._version != seen
                 seen, data = self._version, self._data
-            yield f"id: {seen}\nevent: state\ndata: {data}\n\n" if fresh else ": keep-alive\n\n"
+            yield f"id: {seen}\nevent: state\ndata: {data}\n\n" if fresh else "event: alive\ndata: {}\n\n"
 
 
 class _Stream:

@@ -102,6 +102,7 @@ class Sitting:
             "people": [{"name": name, "seats": list(self.seats_of_person(index)), "joined": index in joined}
                        for index, name in enumerate(self.people)],
             "phase": self.phase,
+            "moment": f"{self.game_id}:{self.moment}",
             "prompt": self.prompt(),
             "news": [item.to_json() for item in self.news],
             "can_undo": self._undo_label() is not None,
@@ -172,6 +173,14 @@ class Session(Sitting):
     def phase(self) -> str:
         """"roll-off" before the starter is known, else the referee's phase (roll, white, colour, over)."""
         return "roll-off" if self.game is None else self.game.phase.value
+
+    @property
+    def moment(self) -> str:
+        """Which decision the table is at (the game of a match, its turn and phase): a tap sent from a page showing
+        another is refused rather than taken for this one."""
+        if self.game is None:
+            return f"roll-off:{len(self.rolloff.rolls)}"
+        return f"{len(self.games)}:{self.game.turn}:{self.phase}"
 
     @property
     def over(self) -> bool:

@@ -244,14 +244,27 @@ class Table:
                 log.warning("%s", error)
             self.publish()
 
-    def act(self, seat: int, action: dict, by: str) -> None:
-        """A decision for `seat`: {"action": "mark", "colour": ..., "number": ...} or {"action": "pass"}."""
+    def act(self, seat: int, action: dict, by: str, moment: str | None = None) -> None:
+        """A decision for `seat`: {"action": "mark", "colour": ..., "number": ...} or {"action": "pass"}, chosen on a
+        page that showed the game at `moment` (None: not said)."""
         with self._lock:
-            session = self._require_session()
+            session = self._at_moment(moment)
             self._record({"type": "act", "action": {**action, "player": session.seats[seat]}, "by": by})
 
-    def retract(self, seat: int) -> None:
-        self._record({"type": "retract", "seat": seat})
+    def retract(self, seat: int, moment: str | None = None) -> None:
+        with self._lock:
+            self._at_moment(moment)
+            self._record({"type": "retract", "seat": seat})
+
+    def _at_moment(self, moment: str | None) -> Sitting:
+        """The session, if the table is still at the `moment` a player's page showed: a tap that arrives after the
+        timer decided, or on a page behind the table, must not count for a decision the player never saw (a pass on
+        the white sum taken as the roller's pass with a penalty)."""
+        session = self._require_session()
+        if moment is not None and moment != f"{session.game_id}:{session.moment}":
+            raise ApiError(409, "moved-on", "The table moved on before your choice arrived, so it was not taken: "
+                                            "look again and choose.")
+        return session
 
     def undo(self) -> None:
         self._record({"type": "undo", "by": "host"})

@@ -112,13 +112,20 @@ const Qwixx = (() => {
     return !current || next.boot !== current.boot || next.version >= current.version;
   }
 
-  /* Live state: Server-Sent Events, with a banner while the connection is down. */
+  /* Live state: Server-Sent Events, with a banner while the connection is down. The table says it is there every
+     5 s (`alive`); a stream silent for SILENT_S is taken for dead and opened again: a table that lost power, or a
+     Wi-Fi that dropped the connection, sends nothing, not even an error, and the page would wait for ever. */
+  const SILENT_S = 20;
   function connect(onState) {
     const banner = $("#connection");
     let source;
+    let heardAt = Date.now();
     function open() {
+      heardAt = Date.now();
       source = new EventSource("/api/events");
+      source.addEventListener("alive", () => { heardAt = Date.now(); });
       source.addEventListener("state", (event) => {
+        heardAt = Date.now();
         banner.hidden = true;
         const state = JSON.parse(event.data);
         const notice = $("#notice");  // something the table had to do at start, such as setting a damaged file aside
@@ -131,6 +138,16 @@ const Qwixx = (() => {
         if (source.readyState === EventSource.CLOSED) setTimeout(open, 2000);
       };
     }
+    function reopenIfSilent() {
+      if (source.readyState !== EventSource.OPEN || Date.now() - heardAt < SILENT_S * 1000) return;
+      banner.hidden = false;
+      source.close();
+      open();
+    }
+    setInterval(reopenIfSilent, 1000);
+    // A phone waking up, or finding its network again, looks at once rather than at the next check.
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) reopenIfSilent(); });
+    window.addEventListener("online", reopenIfSilent);
     open();
   }
 

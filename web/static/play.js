@@ -9,6 +9,7 @@
   let state = null;
   let me = { seats: [], people: [], pending: {} };
   let meKey = null;
+  let drawnMoment = null;  // the game's moment on the screen now (the server refuses a choice made at another)
   let chosenSeat = null;  // which of this phone's seats is shown (two sheets each: two)
   let selected = null;    // {colour, number}: a legal box tapped, waiting for confirmation
   let busy = false;
@@ -50,9 +51,10 @@
   async function send(path, body) {
     if (busy) return;
     busy = true;
+    const moment = drawnMoment;  // the decision the player saw: a redraw waits while a finger is down
     render();
     try {
-      const next = await api(path, body);
+      const next = await api(path, moment ? { ...body, moment } : body);
       if (Qwixx.isNewer(next, state)) state = next;
       selected = null;
     } catch (failure) {
@@ -73,6 +75,7 @@
     if (!state) return;
     const game = state.game;
     Qwixx.keepingFocus(() => {
+      drawnMoment = game && game.moment;
       root.replaceChildren(...(game === null ? noGame() : chosenSeat === null ? joinView(game) : playView(game)));
       if (busy) root.querySelectorAll(".action-bar button").forEach((button) => { button.disabled = true; });
     });
