@@ -385,6 +385,25 @@ def test_a_game_the_host_ended_stays_off_the_table_after_a_restart(app, host, ta
     assert create_app({"TESTING": True, "DATABASE": database, "HOST_PIN": PIN}).extensions["qwixx"].session is None
 
 
+def test_a_re_roll_asked_of_the_camera_still_counts_for_those_dice_alone_after_a_restart(app, host, table, database):
+    """Ruling 9: the other dice keep their values, even if the camera reads them otherwise the second time. After a
+    restart the table had forgotten which dice were re-rolled, and took every changed die."""
+    from tests.test_web_camera import settled
+    from web.camera_loop import event_json
+
+    start_game(host)
+    table.camera_state("watching", "Watching the table.")
+    table.camera_event(event_json(settled()))
+    assert host.post("/api/reroll", json={"camera": ["blue"]}).status_code == 200
+    table.store.close()  # the power cut
+    resumed = create_app({"TESTING": True, "DATABASE": database, "HOST_PIN": PIN}).extensions["qwixx"]
+    assert resumed.state()["pending_roll"]["reroll"] == ["blue"]
+    resumed.camera_state("watching", "Watching the table.")
+    resumed.camera_event(event_json(settled(white=(2, 5), blue=4)))  # white die 2 misread as 5: it keeps its 4
+    assert resumed.state()["game"]["dice"] == {**ROLL, "blue": 4}
+    assert resumed.state()["pending_roll"] is None
+
+
 # ----- a damaged or foreign database at start ---------------------------------------------------------------------------
 
 def foreign_database(path):

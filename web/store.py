@@ -243,6 +243,9 @@ class Store:
         rows = self._read("SELECT value FROM settings WHERE key = ?", (key,))
         return rows[0][0] if rows else None
 
+    def keep_setting(self, key: str, value: str) -> None:
+        self._write("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
+
     # games ------------------------------------------------------------------------------------------
 
     def new_game(self, setup: dict, origin: str = "played", actions: list[dict] = (), now: float | None = None, *,
@@ -310,7 +313,7 @@ class Store:
 
     def clear_table(self, game_id: int) -> None:
         """The host ended finished game `game_id`: it stays listed, and is not shown again at the next start."""
-        self._write("INSERT OR REPLACE INTO settings (key, value) VALUES ('cleared_game', ?)", (str(game_id),))
+        self.keep_setting("cleared_game", str(game_id))
 
     def ended_games(self) -> list[StoredGame]:
         """The games the list shows, the last ended first: finished, ended by the host after some play, imported."""

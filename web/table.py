@@ -7,6 +7,7 @@ orders all changes, so pages, the camera loop and the timer never race.
 """
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -53,14 +54,40 @@ class Table:
         self.camera: dict[str, Any] = {"state": "off", "message": "No camera is connected: the host types the dice.",
                                        "dice": [], "size": None, "rolls_read": 0}
         self._camera_before_motion = self.camera
-        self.pending_roll: dict | None = None  # a camera reading that cannot be used as it is
+        self._pending_roll: dict | None = None
         # Counts the people the host moved to another phone since the start: the phone they left asks again whom
         # it plays for when it changes.
         self.phones_moved = 0
         self._deadline: float | None = None
         self._timer_key: tuple | None = None
         self.session: Sitting | None = self._load()
+        self._pending_roll = self._kept_pending_roll()
         self.publish()
+
+    @property
+    def pending_roll(self) -> dict | None:
+        """A camera reading that cannot be used as it is: its problems, and the dice to re-roll (ruling 9). Kept in
+        the games file with the step of the game it belongs to: after a restart, a re-roll the host asked the camera
+        for still counts only for the dice named, not for a die the camera reads otherwise the second time."""
+        return self._pending_roll
+
+    @pending_roll.setter
+    def pending_roll(self, pending: dict | None) -> None:
+        self._pending_roll = pending
+        if self.session is None:
+            return
+        try:
+            self.store.keep_setting("pending_roll", json.dumps({"game": self.session.game_id,
+                                                                "step": len(self.session.log), "pending": pending}))
+        except StorageError as error:  # the reading still holds until a restart
+            log.warning("%s", error)
+
+    def _kept_pending_roll(self) -> dict | None:
+        kept = json.loads(self.store.setting("pending_roll") or "{}")
+        session = self.session
+        if session is None or kept.get("game") != session.game_id or kept.get("step") != len(session.log):
+            return None  # another game, or played on since
+        return kept["pending"]
 
     def _host_pin(self, configured: str | None) -> str:
         """The PIN from the settings, else the one kept in the database, else a new one (kept).
