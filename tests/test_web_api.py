@@ -142,6 +142,21 @@ def test_a_choice_made_on_a_page_behind_the_table_is_not_taken_for_the_next_deci
                                       "moment": table.state()["game"]["moment"]}).status_code == 200
 
 
+def test_with_two_sheets_each_person_rolls_once_a_round_in_the_roll_off(app, host, table):
+    """Ruling 8: each rolls one die in turn. Seat by seat, Ann rolled twice a round, and a 6 on her second sheet was
+    announced as 'Ann 2 rolled a 6 and starts. Ann 1 rolls the dice.'"""
+    start_game(host, players=("Ann", "Bob"), variant="two-sheets", starter=None)
+    ann = phone(app, 0)
+    assert table.state()["game"]["rolloff_seat"] == 0 and ann.get("/api/me").json["seats"] == [0, 2]
+    for value in (1, 2):
+        assert host.post("/api/roll-off", json={"value": value}).status_code == 200
+    game = table.state()["game"]
+    assert game["rolloff_seat"] == 0 and game["seats"] == ["Ann 1", "Bob 1", "Ann 2", "Bob 2"]  # Ann again
+    game = host.post("/api/roll-off", json={"value": 6}).json["game"]
+    assert game["phase"] == "roll" and game["seats"][game["roller"]] == "Ann 1"
+    assert game["news"][-1]["text"].startswith("Ann 1 rolled a 6 and starts.")
+
+
 def test_an_illegal_mark_names_the_rule_and_changes_nothing(app, host, table):
     ann, bob, cy = play_white_sum(app, host)
     before = public_state(table)

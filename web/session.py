@@ -134,9 +134,17 @@ class Session(Sitting):
             self.variant.person_rolling(self.players, seat, rolls)
             for seat in range(len(self.variant.seats(self.players))) for rolls in (0, 1)))
         if self.setup.starter is None:
-            self.rolloff = RollOff(self.variant.seats(self.players))
+            self.rolloff = RollOff(self._rolloff_seats())
         else:
             self._start(self.setup.starter)
+
+    def _rolloff_seats(self) -> tuple[str, ...]:
+        """Ruling 8: each person rolls one die in turn. With two sheets each, a person rolls for their first seat
+        only (a roll won by a second seat would start its person's first one); partners roll as a pair."""
+        first_seat_of: dict[str, str] = {}
+        for seat, name in enumerate(self.variant.seats(self.players)):
+            first_seat_of.setdefault(self.variant.person_rolling(self.players, seat, 0), name)
+        return tuple(first_seat_of.values())
 
     def _start(self, starter_seat: int) -> None:
         """Ruling 8 as the referee takes it: the starter is listed first, so turn k is rolled by seat k % n."""
@@ -167,7 +175,7 @@ class Session(Sitting):
 
     @property
     def seats(self) -> tuple[str, ...]:
-        return self.game.seats if self.game is not None else self.rolloff.players
+        return self.game.seats if self.game is not None else self.variant.seats(self.players)
 
     @property
     def phase(self) -> str:
@@ -239,7 +247,7 @@ class Session(Sitting):
         if starter is None:
             news.append(("roll-off", f"{name} rolled a {value}. Next: {self.rolloff.roller} rolls one white die."))
         else:
-            self._start(self.rolloff.players.index(starter))
+            self._start(self.seats.index(starter))
             news.append(("roll-off", f"{name} rolled a 6 and starts. {self._turn_sentence()}"))
 
     def _next_game(self, news: list) -> None:
@@ -383,7 +391,7 @@ class Session(Sitting):
         out.update({
             "match": self._match_json(),
             "rolloff": [{"name": name, "value": value} for name, value in (self.rolloff.rolls if self.rolloff else [])],
-            "rolloff_seat": self.rolloff.players.index(self.rolloff.roller) if game is None else None,
+            "rolloff_seat": self.seats.index(self.rolloff.roller) if game is None else None,
         })
         if game is None:
             return out
