@@ -342,6 +342,17 @@ def test_a_games_file_deleted_while_the_table_runs_is_written_again_with_every_g
     assert public_state(resumed)["game"] == before["game"] and resumed.pin == PIN
 
 
+def test_a_games_file_deleted_with_its_lock_is_held_again_when_written_again(tmp_path):
+    database = str(tmp_path / "qwixx.sqlite")
+    store = Store(database, alone=True)
+    for name in os.listdir(tmp_path):  # rm qwixx.sqlite*
+        os.remove(tmp_path / name)
+    store.new_game({"players": ["Ann", "Bob"], "variant": "standard", "starter": 0, "timer": 0, "match": False})
+    with pytest.raises(StorageError, match="in use by another qwixx-table"):
+        Store(database, alone=True)
+    store.close()
+
+
 def test_a_games_file_replaced_while_the_table_runs_is_not_written_over(app, host, table, database, tmp_path):
     start_game(host)
     os.replace(database, tmp_path / "moved.sqlite")
@@ -368,7 +379,7 @@ def test_a_second_serve_on_the_same_games_file_is_refused_before_it_changes_anyt
     settings = tmp_path / "settings.toml"
     settings.write_text('host_pin = "9876"\n')
     second = Server(tmp_path, args=("--config", str(settings)))
-    with pytest.raises(AssertionError, match="another qwixx-table is serving from it"):
+    with pytest.raises(AssertionError, match="in use by another qwixx-table"):
         second.start()
     assert host.post("/api/dice", ROLL)["game"]["phase"] == "white"  # the first one's host is still the host
 

@@ -142,6 +142,14 @@ def test_a_choice_made_on_a_page_behind_the_table_is_not_taken_for_the_next_deci
                                       "moment": table.state()["game"]["moment"]}).status_code == 200
 
 
+def test_a_choice_made_before_a_die_was_rolled_again_is_not_taken_for_the_new_dice(app, host, table):
+    ann, bob, cy = play_white_sum(app, host)
+    shown = table.state()["game"]["moment"]
+    assert host.post("/api/reroll", json={"dice": {"white2": 6}}).status_code == 200  # the white sum is 8 now
+    response = cy.post("/api/act", json={"seat": 2, "action": "pass", "moment": shown})
+    assert response.status_code == 409 and response.json["error"] == "moved-on"
+
+
 def test_with_two_sheets_each_person_rolls_once_a_round_in_the_roll_off(app, host, table):
     """Ruling 8: each rolls one die in turn. Seat by seat, Ann rolled twice a round, and a 6 on her second sheet was
     announced as 'Ann 2 rolled a 6 and starts. Ann 1 rolls the dice.'"""

@@ -317,13 +317,21 @@ def test_the_decision_timer_counts_down_on_the_phone_and_the_table_screen(browse
     context.close()
 
 
-def test_a_phone_warns_a_screen_reader_before_the_timer_passes_for_its_player(browser, app, host, address):
-    start_game(host, timer=12)
+@pytest.mark.parametrize("variant, person, decided", [("standard", 1, None), ("two-sheets", 0, 0)])
+def test_a_phone_warns_a_screen_reader_before_the_timer_passes_for_its_player(browser, app, host, address, variant,
+                                                                              person, decided):
+    """With two sheets, the sheet on screen may be decided while the other is not: the warning is for the phone."""
+    start_game(host, players=("Ann", "Bob") if variant == "two-sheets" else ("Ann", "Bob", "Cy"), variant=variant,
+               timer=12)
     host.post("/api/dice", json=ROLL)
     page = browser.new_page(viewport={"width": 390, "height": 844})
     with screenshots_on_failure({"phone": page}, "timer-warning"):
         page.goto(address + "/")
-        page.click("#join-1")
+        page.click(f"#join-{person}")
+        page.wait_for_selector("#pass")
+        if decided is not None:
+            page.click("#pass")
+            page.wait_for_selector("#change")
         page.wait_for_function("document.querySelector('#announcer').textContent.includes('seconds left to decide')",
                                timeout=8000)
         assert parse_seconds(page.inner_text("#announcer")) <= 10
@@ -633,6 +641,10 @@ def test_the_table_screen_shows_the_pin_until_a_host_unlocks_and_the_host_can_lo
         unlock_host(host_page, PIN)
         host_page.wait_for_selector("#host-button.unlocked")
         screen.wait_for_selector("#pin-line", state="hidden")  # every player sees that screen
+        assert not host_page.is_visible("#pin-line")  # nor on a host's table screen, unasked
+        host_page.click("#show-pin")  # the host asks, to approve a player's move
+        host_page.wait_for_selector(f"#show-pin >> text=Host PIN {PIN}")
+        assert host_page.evaluate("fetch('/api/host/pin').then((answer) => answer.status)") == 200
         host_page.on("dialog", lambda dialog: dialog.accept())  # "Lock the host controls on this browser? ..."
         host_page.click("#host-button")
         host_page.wait_for_selector("#host-button:not(.unlocked)")

@@ -117,6 +117,15 @@ def host_login():
     return response
 
 
+@bp.get("/host/pin")
+def host_pin():
+    """The PIN, for a host browser to show on request (to approve a player's move to another phone)."""
+    auth.require_host()
+    response = jsonify(pin=table().pin)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.post("/host/lock")
 def host_lock():
     """This browser's host controls locked again (signed out as host)."""

@@ -33,6 +33,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         TIMER=0,  # the decision timer the setup page proposes (settings key `timer`)
         CALIBRATION_FILE=None,  # where calibrating saves (settings key `calibration`); None: calibration.default_path()
         SETTINGS=Settings(),  # what `serve` runs with, shown to the host on the settings page
+        DATABASE_ALONE=False,  # `serve`: refuse a games file another table serves from (Store's `alone`)
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -40,7 +41,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
 
-    store = Store(app.config["DATABASE"])
+    store = Store(app.config["DATABASE"], alone=app.config["DATABASE_ALONE"])
     if store.damaged:
         log.error("%s", store.damaged)
     app.extensions["qwixx"] = Table(store, host_pin=app.config["HOST_PIN"], max_streams=app.config["MAX_STREAMS"])

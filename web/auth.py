@@ -3,12 +3,13 @@
 - Joining a seat gives the phone a random token in an HttpOnly cookie; the database keeps only its hash.
   A request acts for a seat only when its token holds that seat.
 - Host actions need a host token, given for the host PIN and good for HOST_LOGIN_S or until locked. The PIN is
-  printed on the console at start and shown on the table screen to browsers unlocked as host, and to the device's
-  own display (loopback) while no browser is (the page hides it once one is).
+  printed on the console at start and shown on the device's own display (loopback) while no browser is unlocked as
+  host (the page hides it once one is); a host browser shows it on request.
 - A phone moves to a person another phone plays, or plays a second person, only with the host's approval: a host
   browser, or the PIN typed for that move alone (which unlocks nothing).
-- Wrong PINs are counted per address: after a few, PIN entry pauses for that address, so six digits cannot be
-  guessed over the network, and a stranger's wrong PINs do not keep the host out.
+- Wrong PINs are counted per address: after a few, PIN entry pauses for that address, so a stranger's wrong PINs do
+  not keep the host out, and one device guesses five PINs a minute (six digits: about 70 days for even odds). A
+  device that takes many addresses guesses faster: an owner who fears that sets a longer PIN (host_pin, up to 12).
 - Tokens travel only in cookies (never in addresses, so never in logs or browser history).
 """
 from __future__ import annotations
@@ -64,7 +65,8 @@ class PinGuard:
             if self._wrong[address] >= self.allowed:
                 del self._wrong[address]
                 self._paused_until[address] = self._clock() + self.pause_s
-            raise ApiError(403, "wrong-pin", "That is not the host PIN: it is shown on the table screen and the console.")
+            raise ApiError(403, "wrong-pin", "That is not the host PIN. The host finds it on the device's console, and on "
+                                             "its table screen while no browser is unlocked as host.")
 
 
 def set_token_cookie(response, name: str, token: str, max_age: int = COOKIE_AGE_S) -> None:

@@ -30,9 +30,10 @@ def setup():
 
 @bp.get("/table")
 def table_screen():
-    # The PIN is shown to the device's own screen and to screens already unlocked, never to any phone.
-    show_pin = auth.request_is_local() or auth.is_host()
-    return render_template("table.html", pin=table().pin if show_pin else None, speech=current_app.config["SPEECH"])
+    # The PIN goes to the device's own screen only (whose page hides it once a host is unlocked), never to a phone or
+    # a tablet: every player sees a table screen. A host browser asks for it (/api/host/pin) to approve a move.
+    return render_template("table.html", pin=table().pin if auth.request_is_local() else None,
+                           speech=current_app.config["SPEECH"])
 
 
 @bp.get("/calibrate")

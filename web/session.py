@@ -184,11 +184,14 @@ class Session(Sitting):
 
     @property
     def moment(self) -> str:
-        """Which decision the table is at (the game of a match, its turn and phase): a tap sent from a page showing
-        another is refused rather than taken for this one."""
+        """Which decision the table is at (the game of a match, its turn, phase and dice: dice rolled again, or
+        typed again after an undo, are another decision): a tap sent from a page showing another is refused rather
+        than taken for this one."""
         if self.game is None:
             return f"roll-off:{len(self.rolloff.rolls)}"
-        return f"{len(self.games)}:{self.game.turn}:{self.phase}"
+        dice = self.game.dice
+        shown = "-".join(str(die or 0) for die in (*dice.white, *dice.by_colour)) if dice is not None else "0"
+        return f"{len(self.games)}:{self.game.turn}:{self.phase}:{shown}"
 
     @property
     def over(self) -> bool:

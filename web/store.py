@@ -93,8 +93,8 @@ def hold_exclusively(path: str):
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         lock.close()
-        raise StorageError("another qwixx-table is serving from it: stop that one first, or give this one another "
-                           "--database.") from None
+        raise StorageError(f"The games file {path} is in use by another qwixx-table: stop that one first, or give "
+                           "this one another --database.") from None
     return lock
 
 
@@ -116,10 +116,13 @@ class StoredGame:
 class Store:
     """One connection shared by the app's threads, serialised by a lock (SQLite writes are serial anyway)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, alone: bool = False) -> None:
+        """`alone`: hold the file against any other table (hold_exclusively) for as long as this store is open."""
         self.path = path
         self.damaged: DamagedDatabase | None = None
         self._lock = threading.Lock()
+        # Taken before the file is opened: a second table must not change the first one's file, not even its PIN.
+        self._held = hold_exclusively(path) if alone else None
         try:
             self._db = self._open(path)
         except sqlite3.DatabaseError as error:
@@ -180,6 +183,8 @@ class Store:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            if self._held is not None:
+                self._held.close()
 
     def _file_identity(self) -> tuple[int, int] | None:
         try:
@@ -198,6 +203,9 @@ class Store:
             raise StorageError(f"The games file {self.path} was replaced while the table ran; nothing was changed. "
                                "Restart qwixx-table to use the new file.")
         try:
+            if self._held is not None:  # its lock file went with it (rm qwixx.sqlite*)
+                self._held.close()
+                self._held = hold_exclusively(self.path)
             with contextlib.closing(sqlite3.connect(self.path)) as copy:
                 self._db.backup(copy)
             self._db.close()

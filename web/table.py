@@ -221,8 +221,8 @@ class Table:
                     raise ApiError(409, "seat-taken", f"{session.people[person]} already plays on another phone. "
                                                       "The host can move them to this one.")
                 if already and person not in already:
-                    raise ApiError(409, "phone-taken", f"This phone already plays {session.people[already[0]]}. "
-                                                       "The host can give it another person as well.")
+                    raise ApiError(409, "phone-taken", f"This phone already plays {session.people[already[0]]}: "
+                                                       "a phone plays one person.")
             token = token or new_token()
             self.store.add_seat_token(token, session.game_id, person)
             self.phones_moved += moved

@@ -141,15 +141,14 @@ def run(args: argparse.Namespace) -> int:
 
     from web.app import create_app
     from web.settings import for_command
-    from web.store import StorageError, hold_exclusively
+    from web.store import StorageError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     settings = for_command(args)  # a bad file: the command line says so, with its exit status
     database = settings.database_path()
     try:
         database.parent.mkdir(parents=True, exist_ok=True)
-        in_use = hold_exclusively(str(database))  # before the app, which writes the PIN to the file
-        app = create_app({"DATABASE": str(database), "HOST_PIN": settings.host_pin or None,
+        app = create_app({"DATABASE": str(database), "DATABASE_ALONE": True, "HOST_PIN": settings.host_pin or None,
                           "SPEECH": settings.speech, "TIMER": settings.timer,
                           "CALIBRATION_FILE": str(settings.calibration_file()), "SETTINGS": settings})
     except (OSError, StorageError) as error:
@@ -160,11 +159,11 @@ def run(args: argparse.Namespace) -> int:
         # A live page's stream never ends, and waitress keeps everything written to a response's buffer until
         # the buffer reaches outbuf_high_watermark (16 MB by default, waitress issue #265): 16 MB per open page.
         # A small watermark makes it start a fresh buffer (and free the old one) every 256 KB.
-        # max_request_body_size: a body over the app's limit is refused before it is read (waitress would take in
-        # up to 1 GB, into a file, before the app's 413).
+        # max_request_body_size: a body far over the app's limit is refused before it is read (waitress would take
+        # in up to 1 GB, into a file, before the app's 413); one a little over it gets the app's 413, which says why.
         server = create_server(app, host=settings.host, port=settings.port, threads=app.config["MAX_STREAMS"] + 8,
                                ident="qwixx-table", outbuf_high_watermark=STREAM_BUFFER_BYTES,
-                               max_request_body_size=app.config["MAX_CONTENT_LENGTH"])
+                               max_request_body_size=4 * app.config["MAX_CONTENT_LENGTH"])
     except OSError as error:
         print(f"qwixx-table: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
         return 1
@@ -216,5 +215,4 @@ def run(args: argparse.Namespace) -> int:
             camera_loop.stop()
         server.close()
         table.store.close()
-        in_use.close()
     return 0

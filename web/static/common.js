@@ -100,7 +100,8 @@ const Qwixx = (() => {
     }
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
-      throw Object.assign(new Error(data.message || `The table refused (${response.status}).`),
+      const said = data.message || (response.status === 413 ? "That is too large for the table." : `The table refused (${response.status}).`);
+      throw Object.assign(new Error(said),
         { code: data.error, rule: data.rule, status: response.status });
     }
     return data;

@@ -260,6 +260,6 @@
           g.match && g.match.game < 3 ? `Next game (${g.match.game + 1} of 3)` : "Play again")));
   }
 
-  Qwixx.startTimer(() => state, "#timer", () => chosenSeat !== null && state.game !== null
-    && (state.game.waiting_for || []).includes(chosenSeat) && !me.pending[String(chosenSeat)]);
+  Qwixx.startTimer(() => state, "#timer", () => state.game !== null
+    && me.seats.some((seat) => (state.game.waiting_for || []).includes(seat) && !me.pending[String(seat)]));
 })();

@@ -32,7 +32,9 @@
     news.forEach((item) => announce(item.text, toggle.checked && item.speech));
     announceFreeRoll();
   });
-  Qwixx.onHost(() => state && keepingFocus(() => { showPin(); renderHostTools(); }));
+  let revealedPin = null;  // the PIN a host browser asked to see, for PIN_SHOWN_S
+  const PIN_SHOWN_S = 10;
+  Qwixx.onHost(() => { revealedPin = null; if (state) keepingFocus(renderHostTools); });
   Qwixx.startTimer(() => state, "#timer");
 
   function render() {
@@ -54,11 +56,11 @@
       : [el("li", { class: "hint" }, "Nothing yet.")]));
   }
 
-  /* The PIN (in the page only for the device's own screen and host browsers) shows on a screen every player sees
-     only until the host unlocks a browser; a host browser keeps showing it, to approve a player's move. */
+  /* The PIN (in the page only on the device's own screen) shows on a screen every player sees only until the host
+     unlocks a browser. */
   function showPin() {
     const line = $("#pin-line");
-    if (line) line.hidden = state.host_unlocked && !Qwixx.isHost;
+    if (line) line.hidden = state.host_unlocked;
   }
 
   /* ----- the camera view: the picture and the dice outlines in one SVG, zoomed onto the dice once they rest ----- */
@@ -211,9 +213,12 @@
     const calibrate = el("a", { class: "button", href: "/calibrate", id: "calibrate" },
       state && state.camera.state === "calibrating" ? "Calibrating: continue…" : "Calibrate the camera…");
     const settings = el("a", { class: "button", href: "/settings", id: "settings" }, "Settings");
+    // The host needs the PIN to approve a player's move to another phone; a table screen every player sees does not
+    // show it unasked.
+    const pin = el("button", { type: "button", id: "show-pin", onclick: revealPin }, revealedPin ? `Host PIN ${revealedPin}` : "Show the host PIN");
     const parts = [];
     if (!game) {
-      parts.push(el("a", { class: "button primary", href: "/setup" }, "Set up a game"), calibrate, settings);
+      parts.push(el("a", { class: "button primary", href: "/setup" }, "Set up a game"), calibrate, settings, pin);
       box.replaceChildren(...parts);
       return;
     }
@@ -237,8 +242,18 @@
       parts.push(el("button", { type: "button", class: "danger", id: "end",
         onclick: () => confirm("End this game now? It is kept, but cannot be continued.") && hostAction("/api/games/end") }, "End this game"));
     }
-    parts.push(el("a", { class: "button", href: "/setup" }, "New game…"), calibrate, settings);
+    parts.push(el("a", { class: "button", href: "/setup" }, "New game…"), calibrate, settings, pin);
     box.replaceChildren(...parts);
+  }
+
+  async function revealPin() {
+    try {
+      revealedPin = (await Qwixx.asHost(() => api("/api/host/pin"))).pin;
+      keepingFocus(renderHostTools);
+      setTimeout(() => { revealedPin = null; keepingFocus(renderHostTools); }, PIN_SHOWN_S * 1000);
+    } catch (failure) {
+      toast(failure.message);
+    }
   }
 
   async function hostAction(path, body) {
