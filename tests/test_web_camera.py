@@ -284,6 +284,27 @@ def test_the_host_names_dice_to_re_roll_and_the_camera_reads_only_those(app, hos
     assert table.state()["game"]["dice"] == {**ROLL, "white": [2, 1], "blue": 4}
 
 
+def test_a_die_nudged_after_the_host_corrected_a_misread_does_not_undo_the_correction(app, host, table):
+    start_game(host)
+    table.camera_event(event_json(settled(red=6)))  # the red die shows 5: misread as 6
+    assert host.post("/api/dice", json=ROLL).status_code == 200  # the host corrects it
+    table.camera_event(event_json(settled(red=6)))  # the yellow die nudged: a new settle, red misread again
+    assert table.state()["game"]["dice"] == ROLL
+    assert "The host set these dice" in table.state()["camera"]["message"]
+
+
+def test_a_die_the_host_asked_to_re_roll_still_counts_when_it_knocks_another(app, host, table):
+    start_game(host)
+    table.camera_state("watching", "Watching the table.")
+    table.camera_event(event_json(settled()))
+    host.post("/api/reroll", json={"camera": ["blue"]})
+    green_cocked = RollEvent("problem", 2.0, readings(blue=2), (Problem("green", "cocked"),))
+    table.camera_event(event_json(green_cocked))
+    assert table.state()["pending_roll"]["reroll"] == ["blue", "green"]
+    table.camera_event(event_json(settled(blue=2, green=4)))
+    assert table.state()["game"]["dice"] == {**ROLL, "blue": 2, "green": 4}
+
+
 def test_a_camera_re_roll_is_refused_without_a_camera_or_after_a_decision(app, host, table):
     start_game(host)
     host.post("/api/dice", json=ROLL)

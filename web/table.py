@@ -403,8 +403,11 @@ class Table:
                 elif session.phase == "roll-off":
                     self._camera_roll_off(readings)
                 elif kind == "problem":
+                    # Dice the host asked the camera to read stay asked for: a re-rolled die that knocks another
+                    # adds that one.
+                    asked = (self.pending_roll or {}).get("reroll") or []
                     self.pending_roll = {"dice": _dice_of(event), "problems": problems,
-                                         "reroll": self._problem_dice(session, event)}
+                                         "reroll": list(dict.fromkeys([*asked, *self._problem_dice(session, event)]))}
                 elif session.phase == "roll":
                     self.enter_dice(_dice_of(event), "camera")  # nothing was announced: the roll as it lies now
                 elif session.phase == "white" and not session.decided:
@@ -455,6 +458,12 @@ class Table:
         dice = _after_reroll(recorded, names, reading) if names else reading
         if dice == recorded and not names:
             return  # the same dice read again: nothing was rolled
+        if not names and _dice_set_by_host(session):
+            # The host typed or corrected these dice: a die nudged, read as the camera misread it before, must not
+            # undo the correction. The camera reads again only dice the host names to re-roll.
+            self.camera["message"] = ("The host set these dice: the camera's reading is not taken. To re-roll a "
+                                      "die, pick it in the host's tools.")
+            return
         self.enter_dice(dice, "camera")
         moved = [name for name in DICE if name not in names and _die(dice, name) != _die(reading, name)]
         if names and moved:
@@ -611,6 +620,14 @@ def _quiet_step(entry: dict) -> str:
         player = entry["action"].get("player", "")
         return f"{player} decided on the white sum (shown when everyone has)."
     return "…"
+
+
+def _dice_set_by_host(session) -> bool:
+    """Whether the dice of this roll were last typed or corrected by the host (rather than read by the camera)."""
+    for entry in reversed(session.log):
+        if entry["type"] == "act" and entry["action"].get("action") in ("roll", "reroll"):
+            return entry.get("by") == "host"
+    return False
 
 
 def _die(dice: dict, name: str) -> int | None:
