@@ -25,9 +25,9 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 
 
 def comparable(state: dict) -> dict:
-    """A state without what differs between two runs of the server (the clock, the boot id and the count of states
+    """A state without what differs between two runs of the server (the boot id and the count of states
     published)."""
-    return {key: value for key, value in state.items() if key not in ("now", "boot", "version")}
+    return {key: value for key, value in state.items() if key not in ("boot", "version")}
 
 
 def stored_log(database, games_back: int = 0) -> list:

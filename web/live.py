@@ -17,7 +17,8 @@ class TooManyStreams(RuntimeError):
 
 
 class Broadcaster:
-    def __init__(self, max_streams: int = 24, max_per_address: int = 8, keepalive_s: float = 5.0) -> None:
+    def __init__(self, max_streams: int = 24, max_per_address: int = 8, keepalive_s: float = 5.0,
+                 clock=time.time) -> None:
         # Each open stream holds one server thread: past this many, new streams are refused so that the
         # remaining threads keep answering ordinary requests. One address may hold only some of them, so that
         # one device (a phone with many tabs, or someone on the Wi-Fi opening streams on purpose) cannot take
@@ -25,6 +26,7 @@ class Broadcaster:
         self.max_streams = max_streams
         self.max_per_address = max_per_address
         self.keepalive_s = keepalive_s
+        self.clock = clock
         self._changed = threading.Condition()
         self._version = 0
         self._data = "{}"
@@ -59,7 +61,9 @@ class Broadcaster:
 
     def stream(self, address: str | None = None) -> Iterator[str]:
         """Server-Sent Events for a page at `address` (None: not held to one address's share): the current state at
-        once, then each newer one, and an `alive` event every `keepalive_s`. The server notices a page that went away
+        once, then each newer one, and an `alive` event every `keepalive_s` (and first of all) with the server's clock
+        (`now`): a page counts a timer down from it, not from the state's `now`, which is the time the state was
+        published, perhaps long before the page opened. The server notices a page that went away
         when a write fails (waitress, the second or third after), and frees its place; the page notices a stream that
         went silent (a table that lost power sends nothing, not even a close) and opens a new one."""
         with self._changed:
@@ -81,6 +85,7 @@ class Broadcaster:
 
     def _events(self) -> Iterator[str]:
         yield "retry: 1000\n\n"
+        yield self._alive()
         seen = -1
         while True:
             with self._changed:
@@ -94,7 +99,10 @@ class Broadcaster:
                     return
                 fresh = self._version != seen
                 seen, data = self._version, self._data
-            yield f"id: {seen}\nevent: state\ndata: {data}\n\n" if fresh else "event: alive\ndata: {}\n\n"
+            yield f"id: {seen}\nevent: state\ndata: {data}\n\n" if fresh else self._alive()
+
+    def _alive(self) -> str:
+        return f"event: alive\ndata: {{\"now\": {self.clock():.3f}}}\n\n"
 
 
 class _Stream:

@@ -36,7 +36,7 @@ CAMERA_ON = ("watching", "moving", "settled", "problem")
 class Table:
     def __init__(self, store: Store, host_pin: str | None = None, max_streams: int = 24, clock=time.time) -> None:
         self.store = store
-        self.live = Broadcaster(max_streams)
+        self.live = Broadcaster(max_streams, clock=clock)
         self.clock = clock
         self.boot = secrets.token_hex(4)  # pages notice a restart by this changing
         # Counts the states published since boot: a page keeps the newest of an action's answer and a live update,
@@ -127,7 +127,6 @@ class Table:
             return {
                 "boot": self.boot,
                 "version": self.version,
-                "now": self.clock(),
                 "address": self.address,
                 "address_name": self.name_address,
                 "notice": self.notice,

@@ -117,6 +117,7 @@ const Qwixx = (() => {
      5 s (`alive`); a stream silent for SILENT_S is taken for dead and opened again: a table that lost power, or a
      Wi-Fi that dropped the connection, sends nothing, not even an error, and the page would wait for ever. */
   const SILENT_S = 20;
+  let serverClockAhead = 0;  // ms the server's clock is ahead of this page's (the page's may be set otherwise)
   function connect(onState) {
     const banner = $("#connection");
     let source;
@@ -124,7 +125,10 @@ const Qwixx = (() => {
     function open() {
       heardAt = Date.now();
       source = new EventSource("/api/events");
-      source.addEventListener("alive", () => { heardAt = Date.now(); });
+      source.addEventListener("alive", (event) => {
+        heardAt = Date.now();
+        serverClockAhead = JSON.parse(event.data).now * 1000 - Date.now();
+      });
       source.addEventListener("state", (event) => {
         heardAt = Date.now();
         banner.hidden = true;
@@ -420,14 +424,10 @@ const Qwixx = (() => {
       el("li", { class: `swatch c-${colour} shape` }, ` ${TITLE[colour]} is closed: take the ${colour} die off the table.`)));
   }
 
-  /* The time left counts down from what the server said when the state was first seen here (the page's clock may be
-     set otherwise than the server's; only its passing counts). startTimer looks four times a second. */
-  const firstSeen = new WeakMap();
+  /* The time left, by the server's clock as its `alive` events last gave it. */
   function secondsLeft(state) {
     if (!state.timer || !state.timer.ends_at) return null;
-    if (!firstSeen.has(state)) firstSeen.set(state, Date.now());
-    const serverNow = state.now * 1000 + (Date.now() - firstSeen.get(state));
-    return Math.max(0, Math.ceil((state.timer.ends_at * 1000 - serverNow) / 1000));
+    return Math.max(0, Math.ceil((state.timer.ends_at * 1000 - (Date.now() + serverClockAhead)) / 1000));
   }
   function timerText(state) {
     const left = secondsLeft(state);
