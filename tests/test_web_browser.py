@@ -737,6 +737,27 @@ def test_the_table_screens_scores_fit_five_long_names(browser, app, host, addres
     page.close()
 
 
+def test_between_the_games_of_a_match_every_page_shows_who_leads(browser, app, host, table, address):
+    from tests.test_web_api import finish_by_penalties
+
+    start_game(host, players=("Ann", "Bob"), match=True)
+    finish_by_penalties(host, table)  # Ann -20, Bob -15
+    host.post("/api/games/again")
+    screen = browser.new_page(viewport={"width": 1280, "height": 800})
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    with screenshots_on_failure({"table": screen, "phone": phone}, "match-totals"):
+        screen.goto(address + "/table")
+        screen.wait_for_selector("table.scores th[aria-label='Match total, game 2 of 3']")
+        assert [cells[-1] for cells in screen.eval_on_selector_all(
+            "table.scores tbody tr", "rows => rows.map((row) => [...row.cells].map((cell) => cell.textContent))")] \
+            == ["-20", "-15"]
+        phone.goto(address + "/")
+        phone.click("#join-1")
+        phone.wait_for_selector(".status >> text=Game 2 of 3 · match totals: Ann -20, Bob -15")
+    screen.close()
+    phone.close()
+
+
 def test_the_table_screen_says_a_camera_problem_once(browser, app, host, table, address):
     start_game(host)
     table.camera_size(1280, 720)

@@ -167,6 +167,8 @@
       el("p", { class: "prompt" }, myStatus(g, seat)),
       el("p", { class: "detail" }, g.prompt, " ", timer),
       state.pending_roll ? el("p", { class: "detail", role: "alert" }, state.pending_roll.problems.join(" ")) : null,
+      g.match ? el("p", { class: "detail" }, `Game ${g.match.game} of 3 · match totals: `
+        + g.seats.map((name, index) => `${name} ${g.match.totals[index]}`).join(", ")) : null,
       g.dice ? diceList(g.dice) : null,
       g.closed && g.closed.length ? closedBanners(g) : null));
     if (marks.length || pass) {

@@ -185,7 +185,9 @@
       COLOURS.map((colour) => el("th", { scope: "col", class: `swatch c-${colour}` }, el("span", { class: "shape" }, ` ${TITLE[colour]}`))),
       // "Pen." rather than "Penalties": with five players' names the table fits the screen's column.
       el("th", { scope: "col", "aria-label": "Penalties" }, el("abbr", { title: "Penalties" }, "Pen.")),
-      el("th", { scope: "col" }, "Total"));
+      el("th", { scope: "col" }, "Total"),
+      // A match: who leads, this game's points included (ruling 12 adds the three games).
+      game.match ? el("th", { scope: "col", "aria-label": `Match total, game ${game.match.game} of 3` }, "Match") : null);
     const rows = game.seats.map((name, seat) => {
       const score = game.sheets[seat].score;
       const winner = game.over && game.over.winners.includes(seat);
@@ -195,7 +197,8 @@
             game.hands[seat].map((card) => QwixxCards.card(card))) : null),
         COLOURS.map((colour) => el("td", {}, String(score[colour]))),
         el("td", {}, score.penalties ? `${score.penalties} (−${5 * score.penalties})` : "0"),
-        el("td", {}, el("strong", {}, String(score.total))));
+        el("td", {}, el("strong", {}, String(score.total))),
+        game.match ? el("td", {}, String(game.match.totals[seat])) : null);
     });
     box.replaceChildren(el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, rows)));
     $("#over").replaceChildren(game.over ? el("p", { class: "prompt" }, el("strong", {}, game.over.text)) : "");
