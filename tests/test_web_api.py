@@ -437,7 +437,7 @@ def test_the_host_types_single_re_rolled_dice_and_the_others_keep_their_values(a
     assert ann.post("/api/reroll", json={"dice": {"red": 2}}).status_code == 403
     state = host.post("/api/reroll", json={"dice": {"red": 2, "white1": 6}}).json["game"]
     assert state["dice"] == {**ROLL, "white": [6, 4], "red": 2} and state["white_sum"] == 10
-    assert state["news"][-1]["text"].startswith("Rolled again: the first white die from 2 to 6, red from 5 to 2.")
+    assert state["news"][-1]["text"].startswith("The host set the dice: the first white die from 2 to 6, red from 5 to 2.")
     assert table.session.log[-1]["action"] == {"action": "reroll", **ROLL, "white": [6, 4], "red": 2}
 
 

@@ -758,6 +758,19 @@ def test_between_the_games_of_a_match_every_page_shows_who_leads(browser, app, h
     phone.close()
 
 
+def test_a_phone_says_the_host_ended_the_game(browser, app, host, address):
+    game = start_game(host)
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    with screenshots_on_failure({"phone": phone}, "ended"):
+        phone.goto(address + "/")
+        phone.click("#join-0")
+        phone.wait_for_selector(".sheet")
+        host.post("/api/games/end")
+        phone.wait_for_selector("h1 >> text=The host ended the game")
+        assert phone.get_attribute("main a[href^='/games/']", "href") == f"/games/{game['game']['id']}"
+    phone.close()
+
+
 def test_the_table_screen_says_a_camera_problem_once(browser, app, host, table, address):
     start_game(host)
     table.camera_size(1280, 720)
@@ -788,7 +801,7 @@ def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, t
         page.wait_for_selector("#reroll-red[aria-pressed=true]")
         page.click("button[aria-label='New Red 3']")
         page.click("#enter-reroll")
-        page.wait_for_selector("#news >> text=Rolled again: red from 5 to 3.")
+        page.wait_for_selector("#news >> text=The host set the dice: red from 5 to 3.")
         assert table.session.game.dice.red == 3 and table.state()["pending_roll"] is None
         page.click("#reroll-white1")
         page.click("#camera-reroll")

@@ -232,7 +232,7 @@ class Session(Sitting):
         elif self.game is None:
             raise RuleError("wrong-phase", self.prompt())
         elif kind == "act":
-            self._act(action_from_json(entry["action"]), news)
+            self._act(action_from_json(entry["action"]), news, entry.get("by"))
         elif kind == "retract":
             taken = self.game.retract(self.seats[entry["seat"]])
             news.append(("undo", f"{taken.player} takes back their decision on the white sum."))
@@ -262,7 +262,7 @@ class Session(Sitting):
         self.games.append(game)
         news.append(("game", f"Game {len(self.games)} of {GAMES_PER_MATCH}. {self._turn_sentence()}"))
 
-    def _act(self, action, news: list) -> None:
+    def _act(self, action, news: list, by: str | None = None) -> None:
         game = self.game
         before_phase, before_closed, before_dice = game.phase, game.closed, game.dice
         before_penalties = {seat: game.score(seat).penalties for seat in self.seats}
@@ -272,8 +272,10 @@ class Session(Sitting):
                          f"{self._rolling_name()} rolled. White sum {action.white_sum}."))
         elif isinstance(action, Reroll):
             changed = [f"{name} from {old} to {new}" for name, old, new in _changed_dice(before_dice, action.roll)]
-            news.append(("roll", f"Rolled again: {', '.join(changed) or 'the same values'}. Now {_dice_sentence(action.roll)}.",
-                         f"Dice rolled again. White sum {action.roll.white_sum}."))
+            # The host types dice rolled again or corrects a misread: either way the host set them.
+            done, spoken = ("The host set the dice",) * 2 if by == "host" else ("Rolled again", "Dice rolled again")
+            news.append(("roll", f"{done}: {', '.join(changed) or 'the same values'}. Now {_dice_sentence(action.roll)}.",
+                         f"{spoken}. White sum {action.roll.white_sum}."))
         if before_phase is Phase.WHITE and game.phase is not Phase.WHITE:
             news.append(("decided", self._white_results()))
         elif before_phase is Phase.COLOUR:

@@ -76,14 +76,17 @@
     const game = state.game;
     Qwixx.keepingFocus(() => {
       drawnMoment = game && game.moment;
+      if (game) gameSeen = game.id;
       root.replaceChildren(...(game === null ? noGame() : chosenSeat === null ? joinView(game) : playView(game)));
       if (busy) root.querySelectorAll(".action-bar button").forEach((button) => { button.disabled = true; });
     });
   }
 
+  let gameSeen = null;  // the game this page last showed: when it goes, the page says the host ended it
   function noGame() {
     return [
-      el("h1", {}, "No game yet"),
+      el("h1", {}, gameSeen === null ? "No game yet" : "The host ended the game"),
+      gameSeen === null ? null : el("p", {}, "What was played is kept: ", el("a", { href: `/games/${gameSeen}` }, "see the game"), "."),
       el("p", {}, "The host sets up a game; then pick your name here to play your sheet on this phone."),
       el("div", { class: "buttons" },
         el("a", { class: "button primary big", href: "/setup" }, "Set up a game"),
