@@ -192,6 +192,8 @@ def test_a_three_player_game_with_the_demo_recordings_dice(browser, tmp_path):
     try:
         final, pages = play_a_whole_game(browser, server, "demo", restart=lambda: (server.stop(), server.start()))
         assert pages["table"].query_selector("#overlay image") is not None  # the camera's picture on the table screen
+        # Said all along, not only until the first roll is read.
+        assert "dice are not yours" in pages["table"].inner_text("#camera-note")
         close(pages)
     finally:
         server.stop()

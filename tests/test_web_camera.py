@@ -329,8 +329,8 @@ def test_without_a_pi_camera_serve_plays_the_demo_and_says_so_but_the_service_wa
     loop = start_camera(app, "auto")
     try:
         assert loop.demo
-        assert wait_for(lambda: table.state()["camera"]["message"].startswith(
-            "Playing the demo recording: its dice are not yours."))
+        assert table.state()["camera"]["note"].startswith("The demo recording's dice are not yours.")
+        assert wait_for(lambda: table.state()["camera"]["message"] == "Playing the demo recording.")
     finally:
         loop.stop()
     monkeypatch.setenv("STATE_DIRECTORY", "/var/lib/qwixx-table")  # as systemd starts the service

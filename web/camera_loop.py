@@ -85,6 +85,9 @@ class CameraLoop:
     # ----- the thread ---------------------------------------------------------------------------------------
 
     def start(self) -> None:
+        if self.demo:
+            self.table.camera_note("The demo recording's dice are not yours. Start the table with a camera (settings "
+                                   "key `source`) to read your own.")
         self._thread = threading.Thread(target=self.run, name="camera", daemon=True)
         self._thread.start()
         threading.Thread(target=self._watchdog, name="camera watchdog", daemon=True).start()
@@ -247,8 +250,7 @@ class CameraLoop:
         if not self._reading:
             self.table.camera_state("calibrating", CALIBRATING)
         elif self.demo:
-            self.table.camera_state("watching", "Playing the demo recording: its dice are not yours. Start the table "
-                                                "with a camera (settings key `source`) to read your own.")
+            self.table.camera_state("watching", "Playing the demo recording.")
         elif source is not None:
             watched = f"the table ({source.description})."
             self.table.camera_state("watching", f"The camera is back: watching {watched}" if back else f"Watching {watched}")

@@ -51,8 +51,9 @@ class Table:
         # "rolls_read" counts the rolls the camera read since the start: by it the table screen tells a new roll (whose
         # white sum it announces when no game is on) from the last one, though the values be the same or the dice
         # be shown again after a hand passed over them.
+        # "note" says what the source is where every roll's message would hide it (the demo's dice are not yours).
         self.camera: dict[str, Any] = {"state": "off", "message": "No camera is connected: the host types the dice.",
-                                       "dice": [], "size": None, "rolls_read": 0}
+                                       "dice": [], "size": None, "rolls_read": 0, "note": None}
         self._camera_before_motion = self.camera
         self._pending_roll: dict | None = None
         # Counts the people the host moved to another phone since the start: the phone they left asks again whom
@@ -371,6 +372,11 @@ class Table:
             if (self.camera["state"], self.camera["message"]) != (state, message):
                 self.camera = {**self.camera, "state": state, "message": message}
                 self.publish()
+
+    def camera_note(self, note: str | None) -> None:
+        with self._lock:
+            self.camera = {**self.camera, "note": note}
+            self.publish()
 
     def camera_size(self, width: int, height: int) -> None:
         with self._lock:

@@ -71,6 +71,8 @@
     $("#stage").classList.toggle("with-camera", on);
     $("#camera-message").textContent = camera.message || "";
     $("#camera-message").hidden = !camera.message;
+    $("#camera-note").textContent = camera.note || "";
+    $("#camera-note").hidden = !on || !camera.note;
     if (camera.state !== "off" && !picture && camera.size) startPicture(camera.size);
     drawOverlay(camera);
   }
