@@ -86,7 +86,7 @@ class CardSession(Sitting):
     @property
     def moment(self) -> str:
         """Which decision the table is at, as `Session.moment` (the number announced standing for the dice)."""
-        return f"{self.game.turn}:{self.phase}:{self.game.announced or 0}"
+        return f"{self.game_id}:{self.game.turn}:{self.phase}:{self.game.announced or 0}"
 
     @property
     def over(self) -> bool:

@@ -62,10 +62,10 @@ class Broadcaster:
     def stream(self, address: str | None = None) -> Iterator[str]:
         """Server-Sent Events for a page at `address` (None: not held to one address's share): the current state at
         once, then each newer one, and an `alive` event every `keepalive_s` (and first of all) with the server's clock
-        (`now`): a page counts a timer down from it, not from the state's `now`, which is the time the state was
-        published, perhaps long before the page opened. The server notices a page that went away
-        when a write fails (waitress, the second or third after), and frees its place; the page notices a stream that
-        went silent (a table that lost power sends nothing, not even a close) and opens a new one."""
+        (`now`), by which a page counts a timer down (the state it is sent may have been published long before).
+        The server notices a page that went away when a write fails (waitress, the second or third after), and frees
+        its place; the page notices a stream that went silent (a table that lost power sends nothing, not even a
+        close) and opens a new one."""
         with self._changed:
             if self._streams >= self.max_streams:
                 raise TooManyStreams(f"{self._streams} pages are already connected")

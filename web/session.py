@@ -102,7 +102,7 @@ class Sitting:
             "people": [{"name": name, "seats": list(self.seats_of_person(index)), "joined": index in joined}
                        for index, name in enumerate(self.people)],
             "phase": self.phase,
-            "moment": f"{self.game_id}:{self.moment}",
+            "moment": self.moment,
             "prompt": self.prompt(),
             "news": [item.to_json() for item in self.news],
             "can_undo": self._undo_label() is not None,
@@ -184,14 +184,14 @@ class Session(Sitting):
 
     @property
     def moment(self) -> str:
-        """Which decision the table is at (the game of a match, its turn, phase and dice: dice rolled again, or
-        typed again after an undo, are another decision): a tap sent from a page showing another is refused rather
-        than taken for this one."""
+        """Which decision the table is at (the game, the game of a match, its turn, phase and dice: dice rolled
+        again, or typed again after an undo, are another decision): a tap sent from a page showing another is refused
+        rather than taken for this one."""
         if self.game is None:
-            return f"roll-off:{len(self.rolloff.rolls)}"
+            return f"{self.game_id}:roll-off:{len(self.rolloff.rolls)}"
         dice = self.game.dice
         shown = "-".join(str(die or 0) for die in (*dice.white, *dice.by_colour)) if dice is not None else "0"
-        return f"{len(self.games)}:{self.game.turn}:{self.phase}:{shown}"
+        return f"{self.game_id}:{len(self.games)}:{self.game.turn}:{self.phase}:{shown}"
 
     @property
     def over(self) -> bool:

@@ -288,7 +288,7 @@ class Table:
         timer decided, or on a page behind the table, must not count for a decision the player never saw (a pass on
         the white sum taken as the roller's pass with a penalty)."""
         session = self._require_session()
-        if moment is not None and moment != f"{session.game_id}:{session.moment}":
+        if moment is not None and moment != session.moment:
             raise ApiError(409, "moved-on", "The table moved on before your choice arrived, so it was not taken: "
                                             "look again and choose.")
         return session
