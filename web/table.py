@@ -75,8 +75,8 @@ class Table:
     @pending_roll.setter
     def pending_roll(self, pending: dict | None) -> None:
         self._pending_roll = pending
-        if self.session is None:
-            return
+        if self.session is None or pending is None:
+            return  # it is cleared only as the game moves on (or ends), after which no kept reading is taken up
         try:
             self.store.keep_setting("pending_roll", json.dumps({"game": self.session.game_id,
                                                                 "step": len(self.session.log), "pending": pending}))
