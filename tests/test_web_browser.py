@@ -828,7 +828,11 @@ def test_the_host_corrects_a_misread_roll_in_a_panel_that_stays_open(browser, ap
         page.click("#enter-dice")
         page.wait_for_function("document.querySelector('#white-sum').textContent === '7'")
         assert table.session.game.dice.red == 6
-        assert not page.eval_on_selector("details.correction", "node => node.open")  # done: closed again
+        # The live update may show the new sum before the host's own answer closes the panel.
+        page.wait_for_function("!document.querySelector('details.correction').open")  # done: closed again
+        table.publish()
+        page.wait_for_timeout(200)
+        assert not page.eval_on_selector("details.correction", "node => node.open")  # and stays closed
     page.close()
 
 

@@ -234,7 +234,7 @@
       // Redrawn at every tap and live update: the panel stays as the host left it, for this turn.
       const turn = `${game.id}:${game.turn}`;
       parts.push(rerollEntry(game), el("details", { class: "correction", open: correcting === turn,
-                                                   ontoggle: (event) => { correcting = event.target.open ? turn : null; } },
+                                                   ontoggle: keepCorrecting(turn) },
         el("summary", {}, "Correct a misread roll"), diceEntry(game)));
     }
     if (game.can_undo) {
@@ -259,6 +259,12 @@
     } catch (failure) {
       toast(failure.message);
     }
+  }
+
+  // A panel redrawn open queues a toggle event that may run after a later redraw replaced it; only the panel on
+  // the page says what the host has open.
+  function keepCorrecting(turn) {
+    return (event) => { if (event.target.isConnected) correcting = event.target.open ? turn : null; };
   }
 
   async function hostAction(path, body) {
