@@ -90,29 +90,34 @@ class DieColour:
 
 @dataclass(frozen=True)
 class Exposure:
-    """Camera settings locked after auto exposure and white balance settled (picamera2 control names)."""
+    """Camera settings locked after auto exposure and white balance settled, and autofocus where the camera has it
+    (picamera2 control names)."""
 
     exposure_time: int  # microseconds
     analogue_gain: float
     colour_gains: tuple[float, float]  # red, blue
     compensation: float = 0.0  # stops asked of auto exposure while it settled (ExposureValue)
+    lens_position: float | None = None  # dioptres (1 / metres) a movable lens was focused at (LensPosition)
 
     def __post_init__(self) -> None:
         if self.exposure_time <= 0 or self.analogue_gain <= 0 or min(self.colour_gains) <= 0:
             raise ValueError(f"exposure settings must be positive: {self}")
+        if self.lens_position is not None and not 0 <= self.lens_position < math.inf:
+            raise ValueError(f"the lens position must be a distance in dioptres, 0 or more: {self.lens_position}")
 
     @classmethod
     def from_controls(cls, controls: dict | None) -> "Exposure | None":
         """What a camera locked itself at (its source's `locked_controls`), or None for one that cannot be set."""
         if not controls or not all(k in controls for k in ("ExposureTime", "AnalogueGain", "ColourGains")):
             return None
+        lens = controls.get("LensPosition")
         return cls(int(controls["ExposureTime"]), float(controls["AnalogueGain"]), tuple(controls["ColourGains"]),
-                   float(controls.get("ExposureValue", 0.0)))
+                   float(controls.get("ExposureValue", 0.0)), None if lens is None else float(lens))
 
     def as_controls(self) -> dict:
         """The picamera2 controls that fix these settings (ExposureValue, which auto exposure alone heeds, says how
         they were found)."""
-        return {
+        controls = {
             "AeEnable": False,
             "AwbEnable": False,
             "ExposureTime": int(self.exposure_time),
@@ -120,6 +125,9 @@ class Exposure:
             "ColourGains": tuple(float(g) for g in self.colour_gains),
             "ExposureValue": float(self.compensation),
         }
+        if self.lens_position is not None:
+            controls["LensPosition"] = float(self.lens_position)
+        return controls
 
 
 @dataclass(frozen=True)
@@ -245,6 +253,7 @@ class Calibration:
                 "AnalogueGain": self.exposure.analogue_gain,
                 "ColourGains": list(self.exposure.colour_gains),
                 "ExposureValue": self.exposure.compensation,
+                "LensPosition": self.exposure.lens_position,
             },
             "notes": list(self.notes),
         }
@@ -280,6 +289,7 @@ class Calibration:
                     analogue_gain=float(exposure["AnalogueGain"]),
                     colour_gains=(float(exposure["ColourGains"][0]), float(exposure["ColourGains"][1])),
                     compensation=float(exposure.get("ExposureValue", 0.0)),
+                    lens_position=None if exposure.get("LensPosition") is None else float(exposure["LensPosition"]),
                 ),
                 created=str(data.get("created", "")),
                 notes=tuple(str(n) for n in data.get("notes", ())),

@@ -119,6 +119,24 @@ def test_exposure_becomes_picamera2_controls_and_back():
     assert Exposure.from_controls({"ExposureTime": 12000, "AnalogueGain": 2.5, "ColourGains": (1.9, 1.6)}).compensation == 0
 
 
+def test_a_focused_lens_is_kept_with_the_exposure_and_older_files_have_none(tmp_path):
+    focused = Exposure(12000, 2.5, (1.9, 1.6), lens_position=1.5)
+    assert focused.as_controls()["LensPosition"] == 1.5
+    assert Exposure.from_controls(focused.as_controls()) == focused
+    path = tmp_path / "calibration.json"
+    make_calibration(exposure=focused).save(path)
+    assert Calibration.load(path).exposure.lens_position == 1.5
+    data = json.loads(path.read_text())
+    del data["exposure"]["LensPosition"]  # written before the focus was locked
+    path.write_text(json.dumps(data))
+    assert Calibration.load(path).exposure == Exposure(12000, 2.5, (1.9, 1.6))
+    assert "LensPosition" not in Calibration.load(path).exposure.as_controls()
+    data["exposure"]["LensPosition"] = -1.0
+    path.write_text(json.dumps(data))
+    with pytest.raises(CalibrationError, match="lens position"):
+        Calibration.load(path)
+
+
 def test_a_calibration_fixes_the_camera_only_at_the_exposure_setting_it_was_made_with():
     found = make_calibration()
     assert locked_controls(found, -2.0)["ExposureTime"] == 12000

@@ -192,7 +192,7 @@ class FakeRequest:
         return np.full((self.camera.size[1], self.camera.size[0], 3), self.camera.frames_made % 256, np.uint8)
 
     def get_metadata(self):
-        return {"ExposureTime": 9000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5), "SensorTimestamp": 1}
+        return self.camera.metadata()
 
 
 class FakePicamera2:
@@ -229,6 +229,9 @@ class FakePicamera2:
     def set_controls(self, controls):
         self.controls_set.append(dict(controls))
 
+    def metadata(self):
+        return {"ExposureTime": 9000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5), "SensorTimestamp": 1}
+
     def stop(self):
         self.started = False
 
@@ -236,12 +239,51 @@ class FakePicamera2:
         self.closed = True
 
 
+class FakeModule3(FakePicamera2):
+    """A camera with a movable lens, which an autofocus cycle moves to 1.5 dioptres when it finds the focus."""
+
+    focus_found = True
+
+    def __init__(self, camera_num=0):
+        super().__init__(camera_num)
+        self.camera_controls.update(AfMode=0, LensPosition=0)
+        self.lens, self.focus_cycles = 1.0, 0
+
+    def autofocus_cycle(self):
+        assert self.started, "autofocus before start"
+        self.focus_cycles += 1
+        if self.focus_found:
+            self.lens = 1.5
+        return self.focus_found
+
+    def configure(self, config):
+        super().configure(config)
+        self.lens = config["controls"].get("LensPosition", self.lens)
+
+    def set_controls(self, controls):
+        super().set_controls(controls)
+        self.lens = controls.get("LensPosition", self.lens)
+
+    def metadata(self):
+        return {**super().metadata(), "LensPosition": self.lens}
+
+
+def install_picamera2(monkeypatch, camera_class):
+    camera_class.instances = []
+    camera_class.fail_after = None
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=camera_class))
+    return camera_class
+
+
 @pytest.fixture
 def fake_picamera2(monkeypatch):
-    FakePicamera2.instances = []
-    FakePicamera2.fail_after = None
-    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
-    return FakePicamera2
+    return install_picamera2(monkeypatch, FakePicamera2)
+
+
+@pytest.fixture
+def fake_module3(monkeypatch):
+    FakeModule3.focus_found = True
+    return install_picamera2(monkeypatch, FakeModule3)
 
 
 def test_picamera_settles_then_locks_exposure_and_white_balance(fake_picamera2):
@@ -288,6 +330,40 @@ def test_lost_picamera_is_reopened_with_the_same_exposure(fake_picamera2):
     assert first.closed
     assert second.configuration["controls"]["ExposureTime"] == 9000
     assert source.frames_dropped >= 1  # the 4-channel frame was refused
+
+
+def test_a_movable_lens_is_focused_once_on_the_table_and_locked_there(fake_module3):
+    fake_module3.fail_after = 4
+    source = open_source("picamera", size=(320, 240))
+    source.settle_time = 0.0
+    assert len(take(source, 5)) == 5
+    first, second = fake_module3.instances[:2]
+    assert first.focus_cycles == 1
+    assert first.controls_set[-1]["LensPosition"] == 1.5 and first.controls_set[-1]["AfMode"] == 0  # manual
+    assert source.locked_controls["LensPosition"] == 1.5
+    # Reopened after the loss: no new focus, which a hand over the table could pull.
+    assert second.focus_cycles == 0
+    assert second.configuration["controls"]["LensPosition"] == 1.5 and second.configuration["controls"]["AfMode"] == 0
+
+
+def test_a_lens_that_finds_no_focus_is_put_at_the_tables_distance(fake_module3):
+    fake_module3.focus_found = False
+    source = open_source("picamera", size=(320, 240))
+    source.settle_time = 0.0
+    take(source, 1)
+    assert fake_module3.instances[0].controls_set[0] == {"AfMode": 0, "LensPosition": pytest.approx(1 / 0.7)}
+    assert source.locked_controls["LensPosition"] == pytest.approx(1 / 0.7)
+
+
+def test_a_calibration_without_a_lens_position_still_focuses(fake_module3):
+    locked = {"ExposureTime": 15000, "AnalogueGain": 1.5, "ColourGains": (2.0, 1.4)}  # calibrated before focus was kept
+    take(open_source("picamera", size=(320, 240), locked_controls=locked), 1)
+    camera_object = fake_module3.instances[0]
+    assert camera_object.focus_cycles == 1 and camera_object.lens == 1.5
+    assert camera_object.configuration["controls"]["ExposureTime"] == 15000
+    # With one, the lens goes there from the first frame.
+    take(open_source("picamera", size=(320, 240), locked_controls={**locked, "LensPosition": 2.0}), 1)
+    assert fake_module3.instances[1].focus_cycles == 0 and fake_module3.instances[1].lens == 2.0
 
 
 def test_without_picamera2_the_message_says_how_to_install_it(monkeypatch):

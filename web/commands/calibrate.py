@@ -141,7 +141,9 @@ def report(learned) -> None:
     print(f"  play area: {corners}")
     if learned.exposure is not None:
         e = learned.exposure
+        focus = "" if e.lens_position is None else (
+            f", focus locked at {100 / e.lens_position:.0f} cm" if e.lens_position > 0 else ", focus locked at infinity")
         print(f"  exposure locked: {e.exposure_time} us, gain {e.analogue_gain:.2f}, "
-              f"colour gains {e.colour_gains[0]:.2f}/{e.colour_gains[1]:.2f}")
+              f"colour gains {e.colour_gains[0]:.2f}/{e.colour_gains[1]:.2f}{focus}")
     for note in learned.notes:
         print(f"warning: {note}")
