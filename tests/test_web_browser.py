@@ -88,6 +88,71 @@ def screenshots_on_failure(pages: dict, name: str):
         raise
 
 
+# A page's live updates and the answers to its own requests arrive when they arrive: a test that waited for one
+# thing on a page and then looks at another must first know that the page has what it looks at. These helpers say
+# so without changing what the page does.
+
+HEARS_STATES = """(() => {
+  const Source = window.EventSource;
+  window.EventSource = class extends Source {
+    constructor(...args) {
+      super(...args);
+      // Called in the same task as the page's own handler of the event, and before it; the newest kept, as the
+      // page keeps it (Qwixx.isNewer).
+      this.addEventListener("state", (event) => {
+        const state = JSON.parse(event.data);
+        const heard = window.stateHeard;
+        if (!heard || heard.boot !== state.boot || state.version > heard.version) {
+          window.stateHeard = { boot: state.boot, version: state.version };
+        }
+      });
+    }
+  };
+})();"""
+
+
+def hears_states(page):
+    """`page`, made to note the live states it has heard (for `caught_up`); before its first goto."""
+    page.add_init_script(HEARS_STATES)
+    return page
+
+
+def caught_up(page, state: dict) -> None:
+    """Waits until `page` (see `hears_states`) has drawn the live update of `state`, from the table, or a later
+    one: the table answers the test before its live update reaches every page."""
+    page.wait_for_function("([boot, version]) => window.stateHeard !== undefined"
+                           " && window.stateHeard.boot === boot && window.stateHeard.version >= version",
+                           arg=[state["boot"], state["version"]])
+
+
+COUNTS_ANSWERS = """(path) => {
+  if (window.answersHandled === undefined) {
+    window.answersHandled = {};
+    const fetched = window.fetch;
+    window.fetch = (...args) => fetched(...args).then((response) => {
+      const json = response.json.bind(response);
+      // Counted in a task of its own, once the page's code waiting on the answer has run.
+      const counted = () => setTimeout(() => {
+        const at = new URL(response.url).pathname;
+        window.answersHandled[at] = (window.answersHandled[at] || 0) + 1;
+      });
+      response.json = () => { const body = json(); body.then(counted, counted); return body; };
+      return response;
+    });
+  }
+  return window.answersHandled[path] || 0;
+}"""
+
+
+@contextlib.contextmanager
+def answer_handled(page, path: str):
+    """The block makes `page` send a request to `path`; waits until the page has acted on the answer (a live update
+    may show the request's effect before the answer comes, and the page acts on the answer too)."""
+    before = page.evaluate(COUNTS_ANSWERS, path)
+    yield
+    page.wait_for_function("([path, before]) => (window.answersHandled[path] || 0) > before", arg=[path, before])
+
+
 def unlock_host(page, pin: str) -> None:
     page.fill("#host-pin", pin)
     page.click("#host-form button[type=submit]")
@@ -113,7 +178,7 @@ def set_up_game(page, server: Server) -> None:
 
 def join(browser, server: Server, person: int):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
+    page = hears_states(context.new_page())
     page.goto(server.url + "/")
     page.click(f"#join-{person}")
     page.wait_for_selector(".sheet")
@@ -124,6 +189,10 @@ def decide(page, server: Server, state: dict, seat: int) -> None:
     """One player's choice through their phone: the roller passes (and so takes penalties, which ends the
     game in a few rounds); the others mark a highlighted box that skips at most one, else pass."""
     game = state["game"]
+    # The phone shows `state` first: the table told the test of the last decision (or the roll, or the restart)
+    # before its live update reached this phone, which would then show no box to mark yet, or take back the box
+    # tapped when the update came between the tap and Mark.
+    caught_up(page, state)
     cheap = [option["action"] for option in game["options"][seat]
              if option["action"]["action"] == "mark" and option["skipped"] <= 1]
     if seat != game["roller"] and game["phase"] == "white" and cheap:
@@ -349,10 +418,12 @@ def test_the_keyboards_place_survives_another_players_decision(browser, app, hos
     """An option button has no id: the redraw a live update makes found focus again by id only, and lost it."""
     start_game(host)
     host.post("/api/dice", json=ROLL)  # white 2 + 4: everyone may mark a 6
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = hears_states(browser.new_page(viewport={"width": 390, "height": 844}))
     with screenshots_on_failure({"phone": page}, "focus-kept"):
         page.goto(address + "/")
         page.click("#join-1")
+        page.wait_for_selector(".sheet")
+        caught_up(page, table.state())  # the join's own live update drawn: the next redraw is Cy's decision's
         option = page.locator(".buttons[aria-label='Your options'] button").first
         option.focus()
         label = option.get_attribute("aria-label")
@@ -633,9 +704,10 @@ def test_host_controls_stay_unlocked_when_an_older_question_is_answered_after_th
     page.close()
 
 
-def test_the_table_screen_shows_the_pin_until_a_host_unlocks_and_the_host_can_lock_again(browser, app, address):
+def test_the_table_screen_shows_the_pin_until_a_host_unlocks_and_the_host_can_lock_again(browser, app, table,
+                                                                                          address):
     screen = browser.new_page(viewport={"width": 1280, "height": 800})  # the device's own screen (loopback)
-    host_page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    host_page = hears_states(browser.new_context(viewport={"width": 390, "height": 844}).new_page())
     with screenshots_on_failure({"screen": screen, "host": host_page}, "pin-shown"):
         screen.goto(address + "/table")
         screen.wait_for_selector("#pin-line >> text=" + PIN)
@@ -644,6 +716,7 @@ def test_the_table_screen_shows_the_pin_until_a_host_unlocks_and_the_host_can_lo
         unlock_host(host_page, PIN)
         host_page.wait_for_selector("#host-button.unlocked")
         screen.wait_for_selector("#pin-line", state="hidden")  # every player sees that screen
+        caught_up(host_page, table.state())  # its live update may reach the host's page later than the screen
         assert not host_page.is_visible("#pin-line")  # nor on a host's table screen, unasked
         host_page.click("#show-pin")  # the host asks, to approve a player's move
         host_page.wait_for_selector(f"#show-pin >> text=Host PIN {PIN}")
@@ -802,7 +875,10 @@ def test_the_host_re_rolls_single_dice_on_the_table_screen(browser, app, host, t
         table.camera_event(event_json(cocked("red")))  # the camera asks for the red die: it is chosen already
         page.wait_for_selector("#reroll-red[aria-pressed=true]")
         page.click("button[aria-label='New Red 3']")
-        page.click("#enter-reroll")
+        # The live update may show the new dice before the host's own answer comes; acted on after the next taps, it
+        # would clear the die picked there.
+        with answer_handled(page, "/api/reroll"):
+            page.click("#enter-reroll")
         page.wait_for_selector("#news >> text=The host set the dice: red from 5 to 3.")
         assert table.session.game.dice.red == 3 and table.state()["pending_roll"] is None
         page.click("#reroll-white1")

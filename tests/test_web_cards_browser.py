@@ -6,7 +6,8 @@ screen only by their numbers. Screenshots of every page land in out/browser-fail
 from __future__ import annotations
 
 
-from tests.test_web_browser import browser, screenshots_on_failure, unlock_host  # noqa: F401 (browser: a fixture)
+from tests.test_web_browser import browser  # noqa: F401 (a fixture)
+from tests.test_web_browser import caught_up, hears_states, screenshots_on_failure, unlock_host
 from tests.web_helpers import PIN, served, wait_until
 
 import pytest
@@ -45,7 +46,7 @@ def set_up_cards(page, address: str, deal: str) -> None:
 
 def join(browser, address: str, person: int):  # noqa: F811 (browser: the fixture's value)
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
+    page = hears_states(context.new_page())
     page.goto(address + "/")
     page.click(f"#join-{person}")
     page.wait_for_selector(".sheet")
@@ -61,20 +62,24 @@ def shown_colours(page, selector: str) -> list[str]:
 def check_nothing_hidden_shows(table, pages: dict) -> None:
     """Each phone shows its own hand in colour and every other card that is not face up by its number only; so does
     the table screen, which shows no hand's colour at all."""
+    state = table.state()
     game = table.session.game
     for seat, player in enumerate(game.players):
         page = pages[player]
+        # A page that has not yet had the last live update would still show the hand from before it.
+        caught_up(page, state)
         own = sorted(f"c-{card.colour}" if not card.is_joker else "joker" for card in game.hand(player))
         page.wait_for_function("count => document.querySelectorAll('.hand .playing-card').length === count"
                                " && !document.querySelector('.hand .playing-card.back')", arg=len(own))
         assert sorted(shown_colours(page, ".hand")) == own
         assert shown_colours(page, ".others") == [] and shown_colours(page, ".middle .card-row") == []
     screen = pages["table"]
+    caught_up(screen, state)
     assert shown_colours(screen, "#scores") == [] and shown_colours(screen, "#card-middle .card-row") == []
 
 
 def test_a_dealt_card_game_on_two_phones_and_the_table_screen(browser, app, table, address):  # noqa: F811
-    screen = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    screen = hears_states(browser.new_context(viewport={"width": 1280, "height": 800}).new_page())
     pages = {"table": screen}
     with screenshots_on_failure(pages, "cards-dealt"):
         set_up_cards(screen, address, "shuffled")
@@ -94,6 +99,9 @@ def test_a_dealt_card_game_on_two_phones_and_the_table_screen(browser, app, tabl
             # Action 2: everyone crosses the number in the first row offered, or passes.
             for player in game().players:
                 page = pages[player]
+                # The decision before this one drawn: its live update would take the options away a while, between
+                # a tap on a box and Cross.
+                caught_up(page, table.state())
                 page.wait_for_selector("#pass")
                 if page.query_selector(".box.legal"):
                     page.click(".box.legal")
@@ -102,7 +110,10 @@ def test_a_dealt_card_game_on_two_phones_and_the_table_screen(browser, app, tabl
                     page.click("#pass")
                 wait_until(lambda: game().phase.value != "number" or player not in game().waiting_for,
                            f"{player}'s decision")
-            # Action 3: the active player plays their first card, crossing nothing or its number as offered.
+            # Action 3: the active player plays their first card, crossing nothing or its number as offered. The
+            # answer to the active player's own last decision may come before the live update and offer the hand
+            # with the choices of the action before; the live update has the phone ask for its hand again.
+            caught_up(active, table.state())
             active.wait_for_selector("#hand-0")
             active.click("#hand-0")
             active.click("#play-0")
@@ -111,6 +122,7 @@ def test_a_dealt_card_game_on_two_phones_and_the_table_screen(browser, app, tabl
             played = game().last_play
             screen.wait_for_selector(f"#news >> text={played.player} played")
             for page in pages.values():  # a played card is shown face up to everyone
+                caught_up(page, table.state())  # else the last play before may still show, of as many cards
                 page.wait_for_function("count => document.querySelectorAll('.last-play .playing-card').length === count",
                                        arg=len(played.cards))
                 assert shown_colours(page, ".last-play") == [f"c-{card.colour}" for card in played.cards]
