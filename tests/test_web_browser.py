@@ -691,6 +691,39 @@ def test_a_player_moves_to_another_phone_with_the_host_pin_and_the_old_phone_let
         page.context.close()
 
 
+def test_a_phone_plays_someone_without_a_phone_too_once_the_host_approves(browser, app, host, table, address):
+    start_game(host)
+    host.post("/api/dice", json=ROLL)  # white sum 6: every player decides
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    with screenshots_on_failure({"phone": page}, "second-person"):
+        page.goto(address + "/")
+        page.click("#join-0")
+        page.wait_for_selector("#pass")
+        page.click("#add-person")
+        page.wait_for_selector("h1 >> text=Play someone else too")
+        assert page.query_selector("#join-0") is None  # Ann plays here already
+        page.click("#add-cancel")  # changed their mind: back to Ann's sheet
+        page.wait_for_selector("#pass")
+        page.click("#add-person")
+        page.click("#join-1")
+        page.wait_for_selector("#host-dialog-title >> text=Play Bob on this phone too?")
+        page.click("#host-cancel")  # without the host, a phone plays one person
+        assert table.seats_of(page.context.cookies()[0]["value"]) == [0]
+        page.click("#join-1")
+        unlock_host(page, PIN)
+        page.wait_for_selector("#tab-1[aria-pressed=true]")  # Bob's sheet, shown at once
+        page.click("#pass")
+        page.wait_for_function("!document.querySelector('#tab-1').textContent.includes('•')")  # Bob decided
+        page.click("#tab-0")
+        page.click("#pass")
+        page.wait_for_function("document.querySelector('#tab-0').textContent === 'Ann'")
+        assert table.session.game.waiting_for == ("Cy",)  # Cy alone has still to decide
+        assert page.query_selector("#add-person") is not None  # Cy has no phone yet
+        # The PIN approved this alone: the phone is not the host's.
+        assert page.evaluate("fetch('/api/me').then((answer) => answer.json())")["host"] is False
+    page.context.close()
+
+
 def test_host_controls_stay_unlocked_when_an_older_question_is_answered_after_the_pin(browser, app, address):
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     with screenshots_on_failure({"table": page}, "older-answer-pin"):

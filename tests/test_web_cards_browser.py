@@ -256,3 +256,25 @@ def test_an_answer_older_than_a_live_update_is_not_shown(browser, app, table, ad
         assert ann.inner_text(".prompt").startswith("Your play"), ann.inner_text(".prompt")
     for page in pages.values():
         page.context.close()
+
+
+def test_one_phone_plays_two_people_and_shows_each_their_own_hand(browser, app, table, address):  # noqa: F811
+    screen = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    pages = {"table": screen}
+    with screenshots_on_failure(pages, "cards-two-people"):
+        set_up_cards(screen, address, "shuffled")
+        game = game_of(table)
+        pages["phone"] = phone = join(browser, address, 0)
+        phone.click("#add-person")
+        phone.click("#join-1")
+        unlock_host(phone, PIN)  # the host lets this phone play Bob too
+        phone.wait_for_selector("#tab-1[aria-pressed=true]")
+        for seat in (1, 0):
+            phone.click(f"#tab-{seat}")
+            own = sorted(f"c-{card.colour}" if not card.is_joker else "joker" for card in game().hand(PLAYERS[seat]))
+            phone.wait_for_function("count => document.querySelectorAll('.hand .playing-card').length === count"
+                                    " && !document.querySelector('.hand .playing-card.back')", arg=len(own))
+            assert sorted(shown_colours(phone, ".hand")) == own
+            assert shown_colours(phone, ".others") == []
+    for page in pages.values():
+        page.context.close()

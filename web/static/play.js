@@ -10,7 +10,8 @@
   let me = { seats: [], people: [], pending: {} };
   let meKey = null;
   let drawnMoment = null;  // the game's moment on the screen now (the server refuses a choice made at another)
-  let chosenSeat = null;  // which of this phone's seats is shown (two sheets each: two)
+  let chosenSeat = null;  // which of this phone's seats is shown (two sheets each, or two people: several)
+  let adding = false;     // the names shown again, for this phone to play someone else too
   let selected = null;    // {colour, number}: a legal box tapped, waiting for confirmation
   let busy = false;
 
@@ -77,7 +78,7 @@
     Qwixx.keepingFocus(() => {
       drawnMoment = game && game.moment;
       if (game) gameSeen = game.id;
-      root.replaceChildren(...(game === null ? noGame() : chosenSeat === null ? joinView(game) : playView(game)));
+      root.replaceChildren(...(game === null ? noGame() : chosenSeat === null || adding ? joinView(game) : playView(game)));
       if (busy) root.querySelectorAll(".action-bar button").forEach((button) => { button.disabled = true; });
     });
   }
@@ -95,31 +96,50 @@
   }
 
   function joinView(game) {
+    const names = game.people.map((person, index) => el("li", {},
+      el("button", { type: "button", class: person.joined ? "" : "primary", id: `join-${index}`,
+                     onclick: () => join(index, person) },
+        el("span", {}, person.name),
+        el("span", { class: "held" }, person.joined ? "on another phone" : "free"))));
+    if (adding) {
+      return [
+        el("h1", {}, "Play someone else too"),
+        el("p", {}, `For someone without a phone: this phone then plays ${myNames()} and them, a sheet each. `
+          + "A phone plays one person, so the host approves with the PIN."),
+        el("ul", { class: "seats" }, names.filter((_, index) => !me.people.includes(index))),
+        el("button", { type: "button", id: "add-cancel", onclick: () => { adding = false; render(); } },
+          `Back to ${game.seats[chosenSeat]}`),
+      ];
+    }
     return [
       el("h1", {}, "Join the game"),
       el("p", {}, "Tap your name: this phone then plays your sheet. Only you can mark it."),
-      el("ul", { class: "seats" }, game.people.map((person, index) => el("li", {},
-        el("button", { type: "button", class: person.joined ? "" : "primary", id: `join-${index}`,
-                       onclick: () => join(index, person) },
-          el("span", {}, person.name),
-          el("span", { class: "held" }, person.joined ? "on another phone" : "free"))))),
+      el("ul", { class: "seats" }, names),
       el("p", { class: "hint" }, "Watching only? Open the ", el("a", { href: "/table" }, "table screen"), "."),
     ];
   }
 
+  const myNames = () => me.people.map((index) => game().people[index].name).join(" and ");
+
   async function join(index, person) {
+    const before = me.seats;
     try {
-      if (person.joined && !Qwixx.isHost) {
-        // The host approves this move alone: typing the PIN here does not make this phone the host's.
-        const moved = await Qwixx.openHost((pin) => api("/api/join", { person: index, pin }), `Move ${person.name} to this phone?`,
-          `${person.name} plays on another phone now. The host types the PIN to move ${person.name} here; that phone then goes back to the names.`);
-        if (!moved) return;
-        me = moved;
+      if ((person.joined || me.people.length) && !Qwixx.isHost) {
+        // The host approves this alone: typing the PIN here does not make this phone the host's.
+        const why = me.people.length ? `This phone plays ${myNames()}: the host types the PIN to let it play ${person.name} too.`
+          : `The host types the PIN to move ${person.name} here.`;
+        const approved = await Qwixx.openHost((pin) => api("/api/join", { person: index, pin }),
+          me.people.length ? `Play ${person.name} on this phone too?` : `Move ${person.name} to this phone?`,
+          (person.joined ? `${person.name} plays on another phone now. ` : "") + why
+          + (person.joined ? " That phone then goes back to the names." : ""));
+        if (!approved) return;
+        me = approved;
       } else {
         me = await api("/api/join", { person: index });
       }
       meAsked++;  // an answer to a question asked before the join, still on its way, is older than this one
-      chosenSeat = me.seats[0];
+      chosenSeat = me.seats.find((seat) => !before.includes(seat)) ?? me.seats[0];
+      adding = false;
       render();
       const first = document.querySelector(".box.legal, #pass, #slot-0, #hand-0");
       announce(`You play ${game().seats[chosenSeat]}.`, false);
@@ -149,15 +169,6 @@
 
   function playView(g) {
     const seat = chosenSeat;
-    if (g.game === "cards") {
-      return QwixxCards.phone({ g, seat, mine: me.cards && me.cards[String(seat)], send, toast, overView,
-                                rerender: render, timer: el("span", { class: "timer", id: "timer" }) });
-    }
-    const sheet = g.sheets ? g.sheets[seat] : null;
-    const options = (g.options && g.options[seat]) || [];
-    const marks = options.filter((option) => option.action.action === "mark");
-    const pass = options.find((option) => option.action.action === "pass");
-    const pending = me.pending[String(seat)];
     const parts = [];
     if (me.seats.length > 1) {
       parts.push(el("div", { class: "seat-tabs", role: "group", "aria-label": "Your sheets" }, me.seats.map((index) =>
@@ -165,6 +176,19 @@
                        onclick: () => { chosenSeat = index; selected = null; render(); } },
           g.seats[index], g.waiting_for && g.waiting_for.includes(index) ? " •" : ""))));
     }
+    const addPerson = g.over || g.people.every((_, index) => me.people.includes(index)) ? [] : [
+      el("button", { type: "button", class: "add-person", id: "add-person", onclick: () => { adding = true; render(); } },
+        "Play someone else on this phone too…")];
+    if (g.game === "cards") {
+      return [...parts, ...QwixxCards.phone({ g, seat, mine: me.cards && me.cards[String(seat)], send, toast, overView,
+                                              rerender: render, timer: el("span", { class: "timer", id: "timer" }) }),
+              ...addPerson];
+    }
+    const sheet = g.sheets ? g.sheets[seat] : null;
+    const options = (g.options && g.options[seat]) || [];
+    const marks = options.filter((option) => option.action.action === "mark");
+    const pass = options.find((option) => option.action.action === "pass");
+    const pending = me.pending[String(seat)];
     const timer = el("span", { class: "timer", id: "timer" });
     parts.push(el("section", { class: "status", "aria-label": "What happens now" },
       el("p", { class: "prompt" }, myStatus(g, seat)),
@@ -187,7 +211,7 @@
         onBox: (colour, number, option) => tapBox(seat, colour, number, option),
       }));
     }
-    parts.push(actionBar(g, seat, marks, pass, pending));
+    parts.push(...addPerson, actionBar(g, seat, marks, pass, pending));
     if (g.over) parts.unshift(overView(g));
     return parts;
   }
