@@ -21,7 +21,7 @@ from web.app import create_app
 from web.camera_loop import CameraLoop
 from web.commands.serve import start_camera
 
-LOCKED = {"ExposureTime": 20000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5)}
+LOCKED = {"ExposureTime": 20000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5), "LensPosition": 1.4}
 
 
 class LiveFeed(LiveSource):
@@ -313,12 +313,12 @@ def test_the_play_area_is_set_only_on_a_result_and_by_the_host(served, scene):
 def test_calibrating_again_lets_the_camera_settle_its_exposure_under_the_light_of_now(database, scene, monkeypatch,
                                                                                      config_home):
     # The calibration in use was made under another lamp: its exposure fixes the camera until the host calibrates.
-    old_lamp = {"ExposureTime": 40000, "AnalogueGain": 4.0, "ColourGains": (2.4, 1.2)}
+    old_lamp = {"ExposureTime": 40000, "AnalogueGain": 4.0, "ColourGains": (2.4, 1.2), "LensPosition": 1.2}
     old = learn(scene["empty"], scene["dice"], read_dice, exposure=calibration.Exposure.from_controls(old_lamp))
     old.save(calibration.default_path())
     served = Served(database, scene["empty"], monkeypatch)
     try:
-        assert served.opened == [old.exposure.as_controls()]
+        assert served.opened == [old.exposure.as_controls()] and served.opened[0]["LensPosition"] == 1.2
         served.post("start")
         assert wait_for(lambda: len(served.opened) == 2) and served.opened[1] is None  # reopened, free to settle
         served.post("cancel")
@@ -327,6 +327,7 @@ def test_calibrating_again_lets_the_camera_settle_its_exposure_under_the_light_o
         assert served.post("save").status_code == 200
         saved = calibration.Calibration.load(calibration.default_path())
         assert saved.exposure == calibration.Exposure.from_controls(LOCKED)  # what the camera settled at
+        assert saved.exposure.lens_position == 1.4  # and focused at
         assert len(served.opened) == 4  # and keeps: saving reopens nothing
     finally:
         served.close()
