@@ -374,6 +374,27 @@ def test_the_decision_timer_passes_for_the_slow(app, host, table):
     assert table.state()["timer"]["ends_at"] == 1060.5  # the roller's own choice gets its time too
 
 
+def test_the_decision_timer_starts_again_on_corrected_or_rerolled_dice_and_after_an_undo(app, host, table):
+    now = [1000.0]
+    table.clock = lambda: now[0]
+    start_game(host, timer=30)
+    host.post("/api/dice", json=ROLL)
+    now[0] = 1020.0
+    assert host.post("/api/dice", json={**ROLL, "red": 6}).status_code == 200  # the host corrects a misread die
+    assert table.state()["timer"]["ends_at"] == 1050.0
+    now[0] = 1040.0
+    assert host.post("/api/reroll", json={"dice": {"blue": 2}}).status_code == 200  # ruling 9
+    assert table.state()["timer"]["ends_at"] == 1070.0
+    phone(app, 1).post("/api/act", json={"seat": 1, "action": "mark", "colour": "red", "number": 6})
+    now[0] = 1060.0
+    assert table.state()["timer"]["ends_at"] == 1070.0  # a player's decision leaves the others' time as it is
+    assert host.post("/api/undo").status_code == 200  # Bob takes his mark back
+    assert table.state()["timer"]["ends_at"] == 1090.0
+    now[0] = 1075.0
+    table.tick()
+    assert table.session.game.waiting_for == ("Ann", "Bob", "Cy")  # no one passed by the first dice's clock
+
+
 def test_a_three_game_match_moves_the_starter_and_adds_the_totals(app, host, table):
     start_game(host, players=("Ann", "Bob"), match=True)
     ann = phone(app, 0)

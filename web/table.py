@@ -492,7 +492,9 @@ class Table:
         if session is None or not session.setup.timer or not session.deciding:
             self._deadline = self._timer_key = None
             return
-        key = (session.game_id, session.game.turn, session.phase)
+        # Every decision gets the full time: another game, turn, phase or dice (a correction, a re-roll), and a
+        # decision the host's undo opens again.
+        key = (session.moment, sum(entry["type"] == "undo" for entry in session.log))
         if key != self._timer_key:
             self._timer_key = key
             self._deadline = self.clock() + session.setup.timer
