@@ -415,6 +415,20 @@ def test_a_three_game_match_moves_the_starter_and_adds_the_totals(app, host, tab
     assert ann.get("/api/me").json["seats"] == [1]  # Bob, left of the last starter, starts: Ann is seat 1
 
 
+def test_play_again_after_a_match_starts_left_of_the_matchs_last_starter(app, host, table):
+    start_game(host, match=True)  # Ann, Bob and Cy start the three games in turn
+    for _ in range(3):
+        finish_by_penalties(host, table)
+        host.post("/api/games/again")
+    assert table.state()["game"]["match"]["game"] == 1 and table.session.game.seats[0] == "Ann"
+    host.post("/api/games/end")
+    start_game(host, players=("Ann", "Bob"), variant="two-sheets", match=True)  # Ann 1, Bob 1, Ann 2 start
+    for _ in range(3):
+        finish_by_penalties(host, table)
+        host.post("/api/games/again")
+    assert table.session.game.seats[0] == "Bob 1"  # Bob, left of Ann 2, starts with his first sheet
+
+
 def finish_by_penalties(host, table):
     """Everyone passes every time: the roller's fourth penalty ends the game."""
     while not table.session.over:

@@ -65,6 +65,10 @@ class CardSession(Sitting):
         self.game = CardGame(self.players, jokers=CARD_VARIANTS[setup.variant], seed=setup.seed if dealt else None,
                              deck=deck)
 
+    def starter_after(self) -> int:
+        """The setup's seat one to the left of the starter: who starts the same people's next game."""
+        return (self.setup.starter + 1) % len(self.people)
+
     def copy(self) -> CardSession:
         twin = copy.copy(self)
         twin.log = list(self.log)

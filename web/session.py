@@ -154,6 +154,13 @@ class Session(Sitting):
                             if self.variant.person_rolling(rotated, 0, 0) == first)
         self.games = [Game(self.players, self.variant)]
 
+    def starter_after(self) -> int:
+        """The setup's seat one to the left of the last game's starter (a match's third): who starts the same
+        people's next sitting."""
+        last = self.game
+        return self.variant.seats(self.variant.normalise(self.setup.players)).index(
+            last.seats[(last.starter + 1) % len(last.seats)])
+
     # ----- replay and copy ---------------------------------------------------------------------------------
 
     def copy(self) -> Session:

@@ -188,8 +188,8 @@ class Table:
                 return self.session
             setup = session.setup
             # The same people in the same seats (so each phone keeps its person), the starter one seat to the
-            # left, and a freshly shuffled deck for a dealt card game.
-            again = replace(setup, starter=None if setup.starter is None else (setup.starter + 1) % len(session.seats),
+            # left of the last game's (a match's third), and a freshly shuffled deck for a dealt card game.
+            again = replace(setup, starter=None if setup.starter is None else session.starter_after(),
                             seed=None if setup.seed is None else new_seed(), deck=None)
             return self.start_game(again, keep_phones_of=session.game_id)
 
