@@ -282,6 +282,8 @@ BAD_REQUESTS = [
     ("/api/games", {"players": ["Ann", "Ann"]}, "different name"),
     ("/api/games", {"players": ["Ann", "Bob", "Cy"], "variant": "partners"}, "even number"),
     ("/api/games", {"players": ["Ann", "Bob"], "timer": -1}, "between 0 and 600"),
+    ("/api/games", {"players": ["Ann", "Bob"], "starter": 4}, "The starter must be one of the 2 seats, 0 to 1"),
+    ("/api/games", {"players": ["Ann", "Bob", "Cy", "Dee"], "variant": "partners", "starter": 3}, "one of the 2 seats"),
     ("/api/join", {"person": 7}, "person must be between 0 and 2"),
     ("/api/undo", {"steps": 3}, "unknown fields"),
     ("/api/host", {"pin": 246810}, "pin must be text"),

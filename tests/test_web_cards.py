@@ -154,6 +154,7 @@ def test_setup_offers_the_card_game_dealt_or_with_real_cards(app, host, table):
     ({"players": ["Ann", "Bob"], "variant": "cards", "starter": 0, "deal": "stacked"}, "deal must be one of"),
     ({"players": ["Ann", "Bob"], "starter": 0, "deal": "shuffled"}, "Only the card game is dealt"),
     ({"players": ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], "variant": "cards", "starter": 0}, "2 to 5"),
+    ({"players": ["Ann", "Bob"], "variant": "cards", "starter": 3}, "The starter must be one of the 2 players, 0 to 1"),
 ])
 def test_a_bad_card_game_setup_is_refused_and_nothing_is_stored(app, host, table, body, message):
     response = host.post("/api/games", json=body)

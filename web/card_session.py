@@ -52,9 +52,11 @@ class CardSession(Sitting):
         if setup.match:
             raise RuleError("bad-setup", "The three-game match is a variant of the dice game, not of the card game.")
         people = find_variant("standard").normalise(setup.players)
-        if setup.starter is None or not 0 <= setup.starter < len(people):
+        if setup.starter is None:
             raise RuleError("bad-setup", "Choose who starts the card game (the rulebook: whoever's birthday is "
                                          "furthest from today); there is no roll-off with cards.")
+        if not 0 <= setup.starter < len(people):
+            raise RuleError("bad-setup", f"The starter must be one of the {len(people)} players, 0 to {len(people) - 1}.")
         self.people: tuple[str, ...] = tuple(people)
         # The referee's first player is the first active player; play passes to the left, in seating order.
         self.players = self.people[setup.starter:] + self.people[:setup.starter]

@@ -133,8 +133,11 @@ class Session(Sitting):
         self.people: tuple[str, ...] = tuple(dict.fromkeys(
             self.variant.person_rolling(self.players, seat, rolls)
             for seat in range(len(self.variant.seats(self.players))) for rolls in (0, 1)))
+        seats = self.variant.seats(self.players)
         if self.setup.starter is None:
             self.rolloff = RollOff(self._rolloff_seats())
+        elif not 0 <= self.setup.starter < len(seats):
+            raise RuleError("bad-setup", f"The starter must be one of the {len(seats)} seats, 0 to {len(seats) - 1}.")
         else:
             self._start(self.setup.starter)
 
