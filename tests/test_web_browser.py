@@ -1037,3 +1037,32 @@ def test_the_host_calibrates_the_camera_from_the_table_screen(browser, database,
     finally:
         page.close()
         table_here.close()
+
+
+def test_a_match_is_listed_and_replayed_by_its_totals(browser, app, host, table, address):
+    from tests.test_web_api import finish_by_penalties
+    start_game(host, players=("Ann", "Bob"), match=True)
+    host.post("/api/dice", json=ROLL)
+    host.post("/api/act", json={"seat": 0, "action": "mark", "colour": "red", "number": 6})  # Ann marks the white 6
+    host.post("/api/act", json={"seat": 1, "action": "pass"})
+    host.post("/api/act", json={"seat": 0, "action": "pass"})
+    finish_by_penalties(host, table)  # Bob's fourth penalty: Ann -14, Bob -20
+    host.post("/api/games/again")
+    finish_by_penalties(host, table)  # Bob starts: Bob -20, Ann -15
+    host.post("/api/games/again")
+    finish_by_penalties(host, table)  # Ann starts: Ann -20, Bob -15, who wins this game but not the match
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    with screenshots_on_failure({"games": page}, "match-listed"):
+        page.goto(address + "/games")
+        page.wait_for_selector("h2 >> text=Match: Ann won")
+        rows = page.eval_on_selector_all(".scores tbody tr", "rows => rows.map((row) => [row.querySelector('th')"
+                                         ".textContent, row.lastElementChild.textContent, row.className])")
+        assert rows == [["Ann", "-49", "winner"], ["Bob", "-55", ""]]
+        page.click(".game-list a >> text=Replay")
+        page.wait_for_selector("#game-kind >> text=Standard · three-game match, game 3 of 3")
+        assert page.inner_text("#replay h2") == "Ann: -20 points (-49 in the match so far)"
+        page.click("#first")
+        page.wait_for_selector("#game-kind >> text=game 1 of 3")
+        assert page.inner_text("#replay h2") == "Ann: 0 points (0 in the match so far)"
+    page.close()
+

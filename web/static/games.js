@@ -16,7 +16,11 @@
 
   function gameCard(game) {
     const result = game.result;
-    const ranking = result.seats.slice().sort((a, b) => result.scores[b].total - result.scores[a].total);
+    // A match is won on its totals (ruling 12): its rows are ranked, and its winners marked, by them.
+    const match = game.match && result.match_totals;
+    const ranked = match ? (seat) => result.match_totals[seat] : (seat) => result.scores[seat].total;
+    const winners = (match ? result.match_winners : result.winners) || [];
+    const ranking = result.seats.slice().sort((a, b) => ranked(b) - ranked(a));
     const end = { "two-colours-closed": "two colours closed", "four-penalties": "a fourth penalty",
                   "two-rows-locked": "a second row locked" }[result.end]
       || (game.origin === "abandoned" ? "ended by the host" : "not finished");
@@ -29,14 +33,14 @@
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"),
           COLOURS.map((colour) => el("th", { scope: "col" }, TITLE[colour])),
           el("th", { scope: "col" }, "Penalties"), el("th", { scope: "col" }, "Total"),
-          game.match ? el("th", { scope: "col" }, "Match") : null)),
+          match ? el("th", { scope: "col" }, "Match") : null)),
         el("tbody", {}, ranking.map((seat) => {
           const score = result.scores[seat];
-          return el("tr", { class: result.winners.includes(seat) ? "winner" : null },
+          return el("tr", { class: winners.includes(seat) ? "winner" : null },
             el("th", { scope: "row" }, seat),
             COLOURS.map((colour) => el("td", {}, String(score[colour]))),
             el("td", {}, String(score.penalties)), el("td", {}, String(score.total)),
-            game.match ? el("td", {}, String(result.match_totals[seat])) : null);
+            match ? el("td", {}, String(result.match_totals[seat])) : null);
         })))),
       el("div", { class: "buttons" },
         el("a", { class: "button primary", href: `/games/${game.id}` }, "Replay"),

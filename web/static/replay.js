@@ -20,11 +20,16 @@
     $("#step-count").textContent = `Step ${step} of ${steps.length}`;
     const sheets = game.sheets || [];
     const cards = game.game === "cards";  // a card game no longer played shows every card's colour
+    const match = game.match;
     $("#replay").replaceChildren(
       el("div", { class: "status" }, el("p", { class: "prompt" }, game.prompt),
+         el("p", { class: "detail", id: "game-kind" },
+           [game.variant_title, match ? `three-game match, game ${match.game} of 3` : null].filter(Boolean).join(" · ")),
          game.dice ? diceList(game.dice) : null, game.closed && game.closed.length ? closedBanners(game) : null),
       cards ? QwixxCards.middle(game) : "",
-      ...sheets.map((sheet, seat) => el("div", {}, el("h2", {}, `${sheet.player}: ${sheet.score.total} points`),
+      ...sheets.map((sheet, seat) => el("div", {},
+        el("h2", {}, `${sheet.player}: ${sheet.score.total} points`
+                     + (match ? ` (${match.totals[seat]} in the match so far)` : "")),
         cards ? QwixxCards.cardRow(game.hands[seat], `${sheet.player}'s hand`) : null, drawSheet(sheet))));
   }
 
