@@ -1066,3 +1066,18 @@ def test_a_match_is_listed_and_replayed_by_its_totals(browser, app, host, table,
         assert page.inner_text("#replay h2") == "Ann: 0 points (0 in the match so far)"
     page.close()
 
+
+def test_ending_a_match_says_the_whole_match_ends(browser, app, host, table, address):
+    from tests.test_web_api import finish_by_penalties
+    start_game(host, players=("Ann", "Bob"), match=True)
+    finish_by_penalties(host, table)
+    host.post("/api/games/again")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    with screenshots_on_failure({"table": page}, "end-match"):
+        open_as_host(page, address + "/table")
+        asked = []
+        page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+        page.click("#end >> text=End the match")
+        wait_until(lambda: table.session is None, "the match to end")
+        assert asked == ["End the match now, in game 2 of 3? What was played is kept, but the match cannot be continued."]
+    page.close()

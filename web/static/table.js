@@ -245,7 +245,10 @@
         game.match && game.match.game < 3 ? `Next game (${game.match.game + 1} of 3)` : "Play again"));
     } else {
       parts.push(el("button", { type: "button", class: "danger", id: "end",
-        onclick: () => confirm("End this game now? It is kept, but cannot be continued.") && hostAction("/api/games/end") }, "End this game"));
+        onclick: () => confirm(game.match
+          ? `End the match now, in game ${game.match.game} of 3? What was played is kept, but the match cannot be continued.`
+          : "End this game now? It is kept, but cannot be continued.") && hostAction("/api/games/end") },
+        game.match ? "End the match" : "End this game"));
     }
     parts.push(el("a", { class: "button", href: "/setup" }, "New game…"), calibrate, settings, pin);
     box.replaceChildren(...parts);
