@@ -26,6 +26,9 @@ log = logging.getLogger(__name__)
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 # A folder's optional manifest: one row per image, `t,file`, t in seconds.
 MANIFEST = "frames.csv"
+# Frames in a row that fail to decode before a video file is taken to have ended: damage that long is no longer a
+# frame or two, and a file cut short fails for ever.
+UNDECODED_AT_THE_END = 25
 
 
 class Frame(NamedTuple):
@@ -143,10 +146,19 @@ class VideoFileSource(_PlayedSource):
             fps = fps if 1 <= fps <= 1000 else 30.0
             index = 0
             last_t = -1.0
+            undecoded = 0  # frames in a row that failed to decode
             while True:
                 ok, image = capture.read()
                 if not ok:
-                    break
+                    # A damaged frame fails alone and the video goes on after it; only at the end do they all fail.
+                    undecoded += 1
+                    index += 1
+                    if undecoded > UNDECODED_AT_THE_END:
+                        break
+                    continue
+                for _ in range(undecoded):
+                    self._drop("the video file's frame could not be decoded")
+                undecoded = 0
                 t = capture.get(cv2.CAP_PROP_POS_MSEC) / 1000.0
                 if not t > last_t:  # containers without timestamps: the nominal frame rate
                     t = index / fps

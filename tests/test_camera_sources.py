@@ -45,6 +45,22 @@ def test_video_file_gives_its_own_timestamps_and_ends(tmp_path):
     assert source.status == "ended"
 
 
+def test_a_video_file_with_a_damaged_frame_plays_on_past_it(tmp_path):
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20, (160, 120))
+    for image in coloured_frames(12):
+        writer.write(image)
+    writer.release()
+    data = bytearray(path.read_bytes())
+    sixth_frame = [index for index in range(len(data) - 1) if data[index:index + 2] == b"\xff\xd8"][5]
+    data[sixth_frame:sixth_frame + 200] = bytes(200)  # its JPEG no longer decodes
+    path.write_bytes(bytes(data))
+    with open_source(str(path)) as source:
+        frames = list(source)
+    assert [round(f.t, 3) for f in frames] == [round(i / 20, 3) for i in range(12) if i != 5]
+    assert source.frames_dropped == 1 and source.status == "ended"
+
+
 def test_looped_recording_keeps_time_moving_forward(tmp_path):
     for index, image in enumerate(coloured_frames(3)):
         cv2.imwrite(str(tmp_path / f"f{index}.png"), image)
