@@ -39,6 +39,17 @@ def test_json_gives_one_object_per_image_and_errors_do_not_stop_the_rest(tmp_pat
     assert json.loads(capfd.readouterr().out)["error"] == "a grey-scale image: the dice's colours cannot be told in it"
 
 
+def test_a_jpeg_cut_short_gets_an_error_line_and_one_with_a_trailer_is_read(tmp_path, capfd):
+    photo = cv2.imencode(".jpg", np.random.default_rng(3).integers(0, 255, (480, 640, 3), dtype=np.uint8))[1].tobytes()
+    cut, whole = tmp_path / "cut.jpg", tmp_path / "whole.jpg"
+    cut.write_bytes(photo[:len(photo) * 6 // 10])  # copied in part: OpenCV greys the rest without an error
+    whole.write_bytes(photo + b"trailer a camera appends \xff\xda")
+    assert cli.main(["read", "--json", str(cut), str(whole)]) == 1
+    cut_line, whole_line = (json.loads(line) for line in capfd.readouterr().out.splitlines())
+    assert cut_line["error"] == "a JPEG cut short (its end is missing): copy the photo again"
+    assert "error" not in whole_line and whole_line["dice"] == []
+
+
 def test_annotate_writes_a_copy_of_each_image(tmp_path, table_photo, capsys):
     out = tmp_path / "annotated"
     assert cli.main(["read", str(table_photo), "--annotate", str(out)]) == 0

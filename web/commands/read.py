@@ -87,9 +87,39 @@ def _load(path: str):
     image = cv2.imread(path, cv2.IMREAD_UNCHANGED)
     if image is None:
         return None, "not a readable image"
+    if _cut_short(file):
+        return None, "a JPEG cut short (its end is missing): copy the photo again"
     if image.ndim == 2 or image.shape[2] == 1:  # made colour, every die would be named black or white with no doubt
         return None, "a grey-scale image: the dice's colours cannot be told in it"
     return cv2.imread(path, cv2.IMREAD_COLOR), None
+
+
+def _cut_short(file: Path) -> bool:
+    """Whether a JPEG ends before its end-of-image marker: a copy broken off, which OpenCV decodes as far as it goes,
+    greying the rest and saying so only on the terminal. Its segments are walked from the start (a trailer a camera
+    appends after the image is never looked at); a 0xFF byte in a scan's data is followed by 0x00 or a restart
+    marker."""
+    data = file.read_bytes()
+    if data[:2] != b"\xff\xd8":
+        return False
+    at = 2
+    while at + 1 < len(data):
+        if data[at] != 0xFF:
+            return False  # not laid out as this walk expects: OpenCV's reading stands
+        marker = data[at + 1]
+        if marker == 0xD9:
+            return False
+        if marker == 0xFF or 0xD0 <= marker <= 0xD7 or marker == 0x01:  # fill byte, restart, TEM: no length
+            at += 1 if marker == 0xFF else 2
+            continue
+        at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
+        if marker == 0xDA:
+            at = data.find(b"\xff", at)
+            while 0 <= at < len(data) - 1 and (data[at + 1] == 0x00 or 0xD0 <= data[at + 1] <= 0xD7):
+                at = data.find(b"\xff", at + 2)
+            if at < 0:
+                return True
+    return True
 
 
 def _unused_name(stem: str, used: set[str]) -> str:
