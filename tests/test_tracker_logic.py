@@ -235,6 +235,8 @@ def test_dropped_and_corrupt_frames_change_nothing():
         if index % 11 == 5:
             frames.append((t, None))
             frames.append((t, np.zeros((5, 5), np.float32)))
+            frames.append((t, np.zeros((0, 0, 3), np.uint8)))  # empty
+            frames.append((t, np.zeros((8, 12, 3), np.uint8)))  # too small to hold a die
         if index % 13 == 0 and index > 40:  # a frame of garbage among still ones
             frames.append((t, rng.integers(0, 255, image.shape, dtype=np.uint8)))
         frames.append((t, image))

@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from calibration import Calibration, CalibrationError
+from vision.reader import FrameError, check_frame
 from vision.readings import QWIXX_COLOURS, QWIXX_ROLL, DieReading
 
 log = logging.getLogger(__name__)
@@ -179,7 +180,9 @@ class RollTracker:
 
     def feed(self, t: float, image: np.ndarray) -> list[RollEvent]:
         self.frames_seen += 1
-        if not (isinstance(image, np.ndarray) and image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3):
+        try:
+            check_frame(image)
+        except FrameError:
             self.frames_ignored += 1
             return []
         small = self._small(image)
