@@ -183,3 +183,17 @@ def test_a_die_the_frame_cuts_is_never_given_a_value(reader):
             if die.problem == "edge":
                 near = [r for r in readings if math.dist(r.center, die.center) < die.size_px]
                 assert all(r.value is None and r.problem == "edge" for r in near), (seed, die.value, near)
+
+
+def test_dice_the_camera_blurs_past_reading_are_said_to_be_blurred_and_cocked_ones_cocked(reader):
+    """The reason a die is unread tells the table what to do: refocus, or roll it again (ruling 9)."""
+    blurred = Counter()
+    for seed in range(201, 204):
+        frame, _ = render(random_scene(seed, tilt_deg=0, clutter="none", touching=0.0, blur="defocus"))
+        blurred.update(reading.problem for reading in reader.read(frame) if reading.value is None)
+    cocked = Counter()
+    for seed in COCKED_SEEDS[:4]:
+        frame, _ = render(random_scene(seed, **CONDITIONS["cocked"]))
+        cocked.update(reading.problem for reading in reader.read(frame) if reading.value is None)
+    assert blurred["blurred"] >= 3 and blurred["cocked"] == 0, blurred
+    assert cocked["cocked"] >= 3 and cocked["blurred"] == 0, cocked
