@@ -412,6 +412,13 @@ def test_calibrate_command_learns_from_a_recording_and_saves(tmp_path, capsys, m
     assert capsys.readouterr().err == (f"qwixx-table: the calibration cannot be saved to {blocked}: {blocked.parent} "
                                        "is a file, not a folder. Name another file with --calibration FILE.\n")
 
+    backwards = tmp_path / "backwards"
+    backwards.mkdir()
+    cv2.imwrite(str(backwards / "0-dice.png"), dice)
+    cv2.imwrite(str(backwards / "1-empty.png"), empty)
+    assert cli.main(["calibrate", "--source", str(backwards), "--calibration", str(saved)]) == 1
+    assert "it must begin with the empty table and end with the dice" in capsys.readouterr().err
+
     assert cli.main(["calibrate", "--source", "demo", "--calibration", str(saved)]) == 1
     assert "the demo recording is not your table: calibrate with the camera that watches it" in capsys.readouterr().err
 

@@ -83,7 +83,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         learned = learn(empty, dice, read_dice, exposure=exposure, play_area=args.play_area)
     except calibration.CalibrationError as error:
-        print(f"qwixx-table: {error}", file=sys.stderr)
+        backwards = not source.live and len(read_dice(empty)) > len(read_dice(dice))
+        print(f"qwixx-table: {error}" + (" (the recording's first frame shows more dice than its last: it must begin "
+                                         "with the empty table and end with the dice)" if backwards else ""),
+              file=sys.stderr)
         return 1
     report(learned)
     seen, warning = check(dice, learned, read_dice)
