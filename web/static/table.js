@@ -184,7 +184,8 @@
       return;
     }
     const head = el("tr", {}, el("th", { scope: "col" }, "Player"),
-      COLOURS.map((colour) => el("th", { scope: "col", class: `swatch c-${colour}` }, el("span", { class: "shape" }, ` ${TITLE[colour]}`))),
+      COLOURS.map((colour) => el("th", { scope: "col", class: `swatch c-${colour}` },
+        el("span", { class: "shape" }, el("span", { class: "colour-name" }, ` ${TITLE[colour]}`)))),
       // "Pen." rather than "Penalties": with five players' names the table fits the screen's column.
       el("th", { scope: "col", "aria-label": "Penalties" }, el("abbr", { title: "Penalties" }, "Pen.")),
       el("th", { scope: "col" }, "Total"),
