@@ -587,6 +587,31 @@ def test_a_tap_is_not_lost_when_another_players_decision_redraws_the_phone(brows
     context.close()
 
 
+def test_a_box_tapped_stays_chosen_while_another_player_decides(browser, app, host, table, address):
+    start_game(host)
+    host.post("/api/dice", json=ROLL)  # white sum 6
+    page = hears_states(browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page())
+    with screenshots_on_failure({"phone": page}, "tap-kept"):
+        page.goto(address + "/")
+        page.click("#join-0")
+        page.wait_for_selector(".sheet")
+        caught_up(page, table.state())
+        page.click("#box-red-6")
+        page.wait_for_selector("#confirm")
+        assert host.post("/api/dice", json={**ROLL, "red": 6}).status_code == 200  # the host corrects a die
+        caught_up(page, table.state())
+        assert page.query_selector("#confirm") is None  # chosen at other dice: Ann looks again
+        page.click("#box-red-6")
+        page.wait_for_selector("#confirm")
+        bob = app.test_client()
+        assert bob.post("/api/join", json={"person": 1}).status_code == 200
+        assert bob.post("/api/act", json={"seat": 1, "action": "pass"}).status_code == 200
+        caught_up(page, table.state())  # Bob's decision drawn on Ann's phone
+        page.click("#confirm")  # Ann's choice was kept
+        wait_until(lambda: table.session.game.pending.get("Ann") is not None, "Ann's mark")
+    page.context.close()
+
+
 def routed(page, condition, what: str) -> None:
     """Waits up to 10 s for `condition()`, which a route handler makes true: Playwright calls handlers only while
     the test is in one of its calls, so the wait is the page's, not time.sleep."""

@@ -18,19 +18,26 @@
   Qwixx.connect((next) => {
     if (!Qwixx.isNewer(next, state)) return;
     const news = freshNews(next);
+    adopt(next);
+    render();
+    news.forEach((item) => announce(item.text, false));
+  });
+
+  /* A newer state, from a live update or the answer to this phone's own decision, whichever comes first. */
+  function adopt(next) {
+    if (!Qwixx.isNewer(next, state)) return;
+    const moment = state && state.game && state.game.moment;
     state = next;
     const game = state.game;
+    if (!game || game.moment !== moment) selected = null;  // a box tapped at another decision; not at another's mark
     const key = game ? `${game.id}:${game.phase}:${game.turn}:${(game.waiting_for || []).join(",")}:${state.phones_moved}`
       : "none";
     if (key !== meKey) {
       meKey = key;
-      selected = null;
       me = { ...me, cards: null };  // a card game's hand and options were for the action that just ended
       refreshMe();
     }
-    render();
-    news.forEach((item) => announce(item.text, false));
-  });
+  }
 
   let meAsked = 0;
   async function refreshMe() {
@@ -55,8 +62,7 @@
     const moment = drawnMoment;  // the decision the player saw: a redraw waits while a finger is down
     render();
     try {
-      const next = await api(path, moment ? { ...body, moment } : body);
-      if (Qwixx.isNewer(next, state)) state = next;
+      adopt(await api(path, moment ? { ...body, moment } : body));
       selected = null;
     } catch (failure) {
       toast(failure.message);  // an alert: screen readers read it at once
@@ -69,7 +75,6 @@
       const next = ["change", "pass"].map((id) => document.getElementById(id)).find(Boolean);
       if (next) next.focus();
     }
-    refreshMe();
   }
 
   function render() {
