@@ -612,6 +612,29 @@ def test_a_box_tapped_stays_chosen_while_another_player_decides(browser, app, ho
     page.context.close()
 
 
+def test_the_hosts_next_pick_survives_the_late_answer_to_the_last(browser, app, host, table, address):
+    start_game(host)
+    host.post("/api/dice", json=ROLL)
+    page = hears_states(browser.new_page(viewport={"width": 1280, "height": 800}))
+    with screenshots_on_failure({"table": page}, "pick-kept"):
+        open_as_host(page, address + "/table")
+        held = []
+        page.route("**/api/reroll", lambda route: held.append(route))
+        page.click("#reroll-red")
+        page.click("button[aria-label='New Red 3']")
+        with answer_handled(page, "/api/reroll"):
+            page.click("#enter-reroll")
+            routed(page, lambda: held, "the re-roll sent")
+            answer = held[0].fetch()  # the table takes it and tells every page; its answer to this page comes late
+            page.wait_for_selector("#news >> text=The host set the dice: red from 5 to 3.")
+            caught_up(page, table.state())
+            page.click("#reroll-white1")  # the host's next pick
+            page.wait_for_selector("#reroll-white1[aria-pressed=true]")
+            held[0].fulfill(response=answer)
+        assert page.get_attribute("#reroll-white1", "aria-pressed") == "true"
+    page.close()
+
+
 def routed(page, condition, what: str) -> None:
     """Waits up to 10 s for `condition()`, which a route handler makes true: Playwright calls handlers only while
     the test is in one of its calls, so the wait is the page's, not time.sleep."""

@@ -39,7 +39,9 @@ class Broadcaster:
         return self._streams
 
     def publish(self, state: dict) -> int:
-        data = json.dumps(state, separators=(",", ":"))
+        # Keys sorted as Flask sorts an answer's: a page that takes the answer to its own request after the live update
+        # sees the same state, and what it keys on the state's parts (the dice being re-rolled) stays put.
+        data = json.dumps(state, separators=(",", ":"), sort_keys=True)
         with self._changed:
             self._version += 1
             self._data = data

@@ -272,10 +272,15 @@
   }
 
   async function hostAction(path, body) {
+    const asked = { entry, reroll, correcting };
     try {
       const next = await Qwixx.asHost(() => api(path, body || {}));
       if (Qwixx.isNewer(next, state)) state = next;
-      entry = reroll = correcting = null;
+      // Done with what the host entered; a live update may have shown it done before this answer came, and what the
+      // host has begun since is kept.
+      if (entry === asked.entry) entry = null;
+      if (reroll === asked.reroll) reroll = null;
+      if (correcting === asked.correcting) correcting = null;
       render();
     } catch (failure) {
       toast(failure.message);
