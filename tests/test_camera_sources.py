@@ -32,12 +32,17 @@ def take(source, count, timeout=10.0):
     return frames
 
 
-def test_video_file_gives_its_own_timestamps_and_ends(tmp_path):
-    path = tmp_path / "clip.avi"
+def motion_jpeg_clip(path, count):
+    """A video of `count` coloured frames at 20 a second, each frame a JPEG of its own."""
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20, (160, 120))
-    for image in coloured_frames(8):
+    for image in coloured_frames(count):
         writer.write(image)
     writer.release()
+    return path
+
+
+def test_video_file_gives_its_own_timestamps_and_ends(tmp_path):
+    path = motion_jpeg_clip(tmp_path / "clip.avi", 8)
     with open_source(str(path)) as source:
         frames = list(source)
     assert [round(f.t, 3) for f in frames] == [round(i / 20, 3) for i in range(8)]
@@ -46,11 +51,7 @@ def test_video_file_gives_its_own_timestamps_and_ends(tmp_path):
 
 
 def test_a_video_file_with_a_damaged_frame_plays_on_past_it(tmp_path):
-    path = tmp_path / "clip.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20, (160, 120))
-    for image in coloured_frames(12):
-        writer.write(image)
-    writer.release()
+    path = motion_jpeg_clip(tmp_path / "clip.avi", 12)
     data = bytearray(path.read_bytes())
     sixth_frame = [index for index in range(len(data) - 1) if data[index:index + 2] == b"\xff\xd8"][5]
     data[sixth_frame:sixth_frame + 200] = bytes(200)  # its JPEG no longer decodes
