@@ -1090,7 +1090,7 @@ class DiceReader:
         face = colour.measure_face(frame, candidate.x, candidate.y, candidate.extent)
         sure = _value_sureness(probs)
         corners, center = _top_face(frame, candidate)
-        problem = problem or ("edge" if _leaves_frame(frame, corners) else self._problem(frame, candidate, mean))
+        problem = problem or self._problem(frame, candidate, corners, mean)
         # Seen in all its turns (classify_at_best_scale's last look), a die is read TURNED_CONFIDENCE sure, but one
         # whose looks disagreed only as sure as a die seen once.
         turned = len(probs) > TURNED_VIEWS and not candidate.looks_disagreed
@@ -1110,12 +1110,13 @@ class DiceReader:
         )
         return reading, face
 
-    def _problem(self, frame, candidate: Candidate, mean: np.ndarray) -> str | None:
-        """What stops the die being read whatever the classifier says: cut off, too small, cocked."""
+    def _problem(self, frame, candidate: Candidate, corners, mean: np.ndarray) -> str | None:
+        """What stops the die being read whatever the classifier says: cut off (its box or its top face's outline,
+        `corners`, past the border), too small, blurred, cocked."""
         height, width = frame.shape[:2]
         half = candidate.extent / 2 * (1 - 2 * EDGE_MARGIN)
         if (candidate.x - half < 0 or candidate.y - half < 0
-                or candidate.x + half > width or candidate.y + half > height):
+                or candidate.x + half > width or candidate.y + half > height or _leaves_frame(frame, corners)):
             return "edge"
         if candidate.extent < READABLE_EXTENT:
             return "small"
