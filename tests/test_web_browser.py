@@ -385,9 +385,10 @@ def test_the_decision_timer_counts_down_on_the_phone_and_the_table_screen(browse
         for page in (screen, phone):
             page.wait_for_function("/^\\d+ s left$/.test(document.querySelector('#timer').textContent)")
             first = int(page.inner_text("#timer").split()[0])
-            left = 30 - (time.monotonic() - rolled)
-            # Counted from the server's clock, not from when the page opened or the state was made.
-            assert left - 2 <= first <= min(26, left + 1), (first, left)
+            left = 30 - (time.monotonic() - rolled)  # a little less than when the page was read
+            # Counted from the server's clock, not from when the page opened or the state was made; the page rounds
+            # up, by its own estimate of the server's clock.
+            assert left - 2 <= first <= min(26, left + 2), (first, left)
             page.wait_for_function(f"parseInt(document.querySelector('#timer').textContent) <= {first - 2}", timeout=4000)
     context.close()
 
