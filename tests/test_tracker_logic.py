@@ -177,6 +177,9 @@ def test_an_unreadable_die_is_described_in_words_the_table_understands():
     assert washed.describe() == ("Cannot read the blue die: its top is hidden or seen too much from the side, or too "
                                  "bright or too dark to show its pips. Re-roll it.")
     assert Problem("white", "unreadable", (1.0, 2.0)).describe() == "Cannot read a white die. Re-roll it."
+    blurred = Problem("green", "unreadable", (1.0, 2.0), "blurred")
+    assert blurred.describe() == ("Cannot read the green die: it looks blurred (is the camera steady and in focus?). "
+                                  "Re-roll it.")
     flickering = Problem("red", "unreadable", (1.0, 2.0), "its reading changes from frame to frame")
     assert flickering.describe() == "Cannot read the red die: its reading changes from frame to frame. Re-roll it."
 
