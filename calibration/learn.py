@@ -177,6 +177,11 @@ def check(dice: np.ndarray, learned: Calibration, read_dice: Callable[..., Seque
     seen = list(read_dice(dice, learned))
     if sorted(r.colour for r in seen if r.value is not None) == sorted(QWIXX_SET):
         return seen, None
+    blurred = sum(r.problem == "blurred" for r in seen)
+    if blurred:
+        return seen, (f"The reader does not yet read all six dice cleanly with it: {blurred} of them "
+                      f"look{'s' * (blurred == 1)} blurred. Check that the camera is steady and focused on the table, "
+                      "and that its lens is clean.")
     return seen, "The reader does not yet read all six dice cleanly with it: check the light and the camera."
 
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, CalibrationError, DieColour
-from calibration.learn import (MOST_MISSED, FoundDie, WashedOut, close_colour_warnings, find_play_area, learn,
-                               play_area_problem)
+from calibration.learn import (MOST_MISSED, FoundDie, WashedOut, check, close_colour_warnings, find_play_area,
+                               learn, play_area_problem)
 from synth.geometry import Camera
 from synth.render import render
 from synth.rolls import Film, cocked_table_roll, laid_apart, table_roll, table_scene
@@ -347,6 +347,15 @@ def test_warns_when_two_dice_colours_are_close_under_this_light():
     (warning,) = close_colour_warnings(colours)
     assert "White and yellow" in warning and "a whiter, brighter lamp" in warning
     assert close_colour_warnings({k: v for k, v in colours.items() if k != "yellow"}) == []
+
+
+def test_a_camera_out_of_focus_is_named_when_the_calibration_is_checked():
+    sharp_empty, sharp_dice, _ = frames(NEUTRAL, seeds=())
+    assert check(sharp_dice, learn(sharp_empty, sharp_dice, read_dice), read_dice)[1] is None
+    empty, dice, _ = frames((Light(kelvin=5000.0), Effects(seed=1, defocus_px=4.0)), seeds=())
+    seen, warning = check(dice, learn(empty, dice, read_dice), read_dice)
+    blurred = sum(r.problem == "blurred" for r in seen)
+    assert blurred >= 3 and f"{blurred} of them look blurred" in warning and "focused on the table" in warning, seen
 
 
 def test_a_coloured_die_whose_top_came_out_nearly_white_is_blamed_on_a_mirrored_lamp_or_the_exposure():
