@@ -239,7 +239,8 @@ def score_conditions(reader: DiceReader, count: int, cache: Path, names=None) ->
     from synth import CONDITIONS
 
     print(f"generated scenes by condition (synth.CONDITIONS), {count} of each: dice read correctly, confident-wrong, "
-          "unreadable (of them doubted as cocked), missed; false dice; one die at a time | as one Qwixx roll")
+          "unreadable (of them doubted as cocked / said blurred), missed; false dice; one die at a time | as one Qwixx "
+          "roll")
     for name in names or CONDITIONS:
         scenes = generated_scenes(count, (1280, 720), cache, name)
         figures = []
@@ -248,11 +249,12 @@ def score_conditions(reader: DiceReader, count: int, cache: Path, names=None) ->
             for frame, truth in scenes:
                 readings = reader.read(frame, dice_set=dice_set)
                 counts += score(truth, readings)
-                counts["cocked"] += sum(outcome == "unreadable" and reading.problem == "cocked" for outcome, reading
-                                        in zip(outcomes(truth, readings), matched(truth, readings)))
-            doubted = f"({counts['cocked']})"
+                counts.update(reading.problem for outcome, reading in zip(outcomes(truth, readings),
+                                                                          matched(truth, readings))
+                              if outcome == "unreadable" and reading.problem in ("cocked", "blurred"))
+            why = f"({counts['cocked']}/{counts['blurred']})"
             figures.append(f"{counts['correct']:4d} {counts['confident-wrong']:3d} {counts['unreadable']:3d} "
-                           f"{doubted:>4} {counts['missed']:3d} {counts['false']:3d}")
+                           f"{why:>7} {counts['missed']:3d} {counts['false']:3d}")
         dice = sum(len(truth) for _, truth in scenes)
         print(f"  {name:13s} {dice:4d} dice: {' | '.join(figures)}")
 

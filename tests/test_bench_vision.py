@@ -114,7 +114,26 @@ def test_each_condition_is_scored_on_its_own_line_at_its_own_size_and_as_a_roll_
     bench["score_conditions"](ReadsThese(), 1, tmp_path, ("plain", "close"))
     lines = capsys.readouterr().out.splitlines()
     # The stand-in reader finds nothing: every die missed, one die at a time and, for the Qwixx scene, as a roll.
-    assert lines[1].split() == ["plain", "6", "dice:", "0", "0", "0", "(0)", "6", "0", "|", "0", "0", "0", "(0)", "6",
-                                "0"]
-    assert lines[2].split() == ["close", "3", "dice:", "0", "0", "0", "(0)", "3", "0"]  # not the Qwixx set
+    assert lines[1].split() == ["plain", "6", "dice:", "0", "0", "0", "(0/0)", "6", "0", "|", "0", "0", "0", "(0/0)",
+                                "6", "0"]
+    assert lines[2].split() == ["close", "3", "dice:", "0", "0", "0", "(0/0)", "3", "0"]  # not the Qwixx set
     assert sorted(p.name for p in tmp_path.glob("*.png")) == ["close-2304x1296-00000.png", "plain-1280x720-00000.png"]
+
+
+def test_a_conditions_unread_dice_are_counted_by_why_cocked_or_blurred(tmp_path, capsys):
+    from vision.readings import DieReading
+
+    bench = runpy.run_path(str(BENCH))
+    [(_, truth)] = bench["generated_scenes"](1, (1280, 720), tmp_path, "camera-shake")
+
+    def unread(die, problem):
+        x0, y0, x1, y1 = die.bbox
+        return DieReading(die.colour, None, 0.5, ((x0 + x1) / 2, (y0 + y1) / 2),
+                          ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), problem)
+
+    # A die the truth says the shake blurred past reading is right unread, so only the others are left unread here.
+    clear = [die for die in truth if die.problem is None]
+    readings = [unread(clear[0], "blurred"), unread(clear[1], "blurred"), unread(clear[2], "cocked")]
+    bench["score_conditions"](ReadsThese(*readings), 1, tmp_path, ("camera-shake",))
+    line = capsys.readouterr().out.splitlines()[1].split()
+    assert line[:9] == ["camera-shake", "6", "dice:", "0", "0", "3", "(1/2)", "3", "0"], line
