@@ -351,7 +351,7 @@ def test_warns_when_two_dice_colours_are_close_under_this_light():
 
 def test_a_camera_out_of_focus_is_named_when_the_calibration_is_checked():
     sharp_empty, sharp_dice, _ = frames(NEUTRAL, seeds=())
-    assert check(sharp_dice, learn(sharp_empty, sharp_dice, read_dice), read_dice)[1] is None
+    assert "blurred" not in (check(sharp_dice, learn(sharp_empty, sharp_dice, read_dice), read_dice)[1] or "")
     empty, dice, _ = frames((Light(kelvin=5000.0), Effects(seed=1, defocus_px=4.0)), seeds=())
     seen, warning = check(dice, learn(empty, dice, read_dice), read_dice)
     blurred = sum(r.problem == "blurred" for r in seen)
