@@ -43,7 +43,7 @@ PROBLEM_KINDS = ("cocked", "off-tray", "missing", "unreadable", "extra")
 # The reader's reasons for an unreadable die (vision.readings.PROBLEMS), as the table is told them.
 REASONS_IN_WORDS = {
     "occluded": "its top is hidden or seen too much from the side, or too bright or too dark to show its pips",
-    # At rest, a die is blurred by the camera, not by its own motion: rolling it again mends nothing else.
+    # The tracker reads dice at rest, so their blur is the camera's: a re-roll alone does not mend it.
     "blurred": "it looks blurred (is the camera steady and in focus?)",
     "small": "it looks too small",
     "edge": "the picture cuts it off",
