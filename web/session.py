@@ -128,12 +128,11 @@ class Session(Sitting):
     def __post_init__(self) -> None:
         self.variant = find_variant(self.setup.variant)
         self.players = self.variant.normalise(self.setup.players)
+        seats = self.variant.seats(self.players)
         # A person is a name at the table; phones join as a person and play every seat that person rolls for
         # (two sheets each: two seats; partners: two people share one).
         self.people: tuple[str, ...] = tuple(dict.fromkeys(
-            self.variant.person_rolling(self.players, seat, rolls)
-            for seat in range(len(self.variant.seats(self.players))) for rolls in (0, 1)))
-        seats = self.variant.seats(self.players)
+            self.variant.person_rolling(self.players, seat, rolls) for seat in range(len(seats)) for rolls in (0, 1)))
         if self.setup.starter is None:
             self.rolloff = RollOff(self._rolloff_seats())
         elif not 0 <= self.setup.starter < len(seats):
